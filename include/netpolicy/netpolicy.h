@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libnetpolicy: discover a NIC's tuning state, plan a policy for it and
+ * apply the plan atomically.
+ *
+ * Conventions: every function that can fail returns 0 or a negative errno
+ * and, when given one, fills a caller-owned struct np_error.  Out-parameters
+ * are written only on success.  Every *_free(NULL) is a no-op.  The library
+ * never prints and never exits; diagnostics go through the log callback.
+ */
+#ifndef NETPOLICY_NETPOLICY_H
+#define NETPOLICY_NETPOLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef NP_EXPORT
+#define NP_EXPORT __attribute__((visibility("default")))
+#endif
+
+struct json_object;
+struct np_ctx;
+struct np_state;
+struct np_policy;
+struct np_plan;
+
+enum np_phase {
+	NP_PHASE_NONE = 0,
+	NP_PHASE_INPUT,		/* bad arguments: device name, policy, options */
+	NP_PHASE_DISCOVER,
+	NP_PHASE_PLAN,
+	NP_PHASE_APPLY,
+	NP_PHASE_VERIFY,
+	NP_PHASE_ROLLBACK,
+};
+
+struct np_error {
+	int code;		/* negative errno, 0 when no error */
+	enum np_phase phase;
+	const char *knob;	/* static string ("channels", "irq-affinity") or NULL */
+	int step;		/* index of the plan step, or -1 */
+	char msg[256];		/* netpolicy's words */
+	char extack[256];	/* the kernel's words, when it gave any */
+};
+
+NP_EXPORT void np_error_clear(struct np_error *err);
+/* "channels: requested channel count exceeds maximum" style one-liner. */
+NP_EXPORT const char *np_error_format(const struct np_error *err, char *buf, size_t len);
+NP_EXPORT const char *np_phase_name(enum np_phase phase);
+
+/* --- context ------------------------------------------------------------ */
+
+enum np_log_level { NP_LOG_ERR = 3, NP_LOG_WARNING = 4, NP_LOG_INFO = 6, NP_LOG_DEBUG = 7 };
+typedef void (*np_log_fn)(void *userdata, enum np_log_level level, const char *msg);
+
+NP_EXPORT int np_ctx_new(struct np_ctx **ret, struct np_error *err);
+NP_EXPORT void np_ctx_free(struct np_ctx *ctx);
+NP_EXPORT void np_ctx_set_log(struct np_ctx *ctx, np_log_fn fn, void *userdata);
+/* Read sysfs and procfs below DIR instead of "/" (fixture trees in tests). */
+NP_EXPORT int np_ctx_set_root(struct np_ctx *ctx, const char *dir, struct np_error *err);
+/* Where locks, journals and pristine snapshots live (default /run/netpolicy). */
+NP_EXPORT int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct np_error *err);
+/* Use the simulated backend with the machine model in FILE (JSON). */
+NP_EXPORT int np_ctx_set_model(struct np_ctx *ctx, const char *file, struct np_error *err);
+NP_EXPORT const char *np_ctx_backend_name(const struct np_ctx *ctx);
+
+/* --- discovery ---------------------------------------------------------- */
+
+/* 0 if NAME can be a network device name (length, no '/', not "." or ".."). */
+NP_EXPORT int np_ifname_validate(const char *name, struct np_error *err);
+/* Names of the interfaces backed by a device (not lo, veth peers count). */
+NP_EXPORT int np_list_devices(struct np_ctx *ctx, char ***ret, size_t *ret_n, struct np_error *err);
+NP_EXPORT void np_list_free(char **list, size_t n);
+
+NP_EXPORT int np_discover(struct np_ctx *ctx, const char *ifname, struct np_state **ret,
+			  struct np_error *err);
+NP_EXPORT void np_state_free(struct np_state *state);
+NP_EXPORT const char *np_state_ifname(const struct np_state *state);
+/* The one serializer: a new json object the caller puts. */
+NP_EXPORT int np_state_to_json(const struct np_state *state, struct json_object **ret);
+
+/* --- policies and plans -------------------------------------------------- */
+
+NP_EXPORT size_t np_policy_count(void);
+NP_EXPORT const struct np_policy *np_policy_at(size_t i);
+NP_EXPORT int np_policy_lookup(const char *name, const struct np_policy **ret, struct np_error *err);
+NP_EXPORT const char *np_policy_name(const struct np_policy *policy);
+NP_EXPORT int np_policies_to_json(struct json_object **ret);
+
+struct np_plan_opts {
+	const char *cpus;	/* cpulist the policy may use ("0-7,16"), or NULL */
+	unsigned flags;		/* reserved, 0 */
+};
+
+/* Pure: no I/O.  The plan holds the target state and the ordered steps. */
+NP_EXPORT int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
+			      const struct np_plan_opts *opts, const struct np_state *state,
+			      struct np_plan **ret, struct np_error *err);
+NP_EXPORT void np_plan_free(struct np_plan *plan);
+NP_EXPORT size_t np_plan_n_steps(const struct np_plan *plan);
+NP_EXPORT int np_plan_to_json(const struct np_plan *plan, struct json_object **ret);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The kernel backend: rtnetlink, ethtool netlink (ioctl fallback), sysfs
+ * and procfs, put together.  Each source lives in its own file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_kernel.h"
+
+struct kernel_backend {
+	struct np_backend be;
+	struct np_ethnl *nl;
+};
+
+static struct kernel_backend *kb(struct np_backend *be)
+{
+	return (struct kernel_backend *)be;
+}
+
+static int kernel_discover(struct np_backend *be, const char *ifname, struct np_state *st,
+			   struct np_error *err)
+{
+	int rootfd = be->ctx->rootfd;
+	struct np_dev *dev = &st->dev;
+	int r;
+
+	snprintf(dev->ifname, sizeof(dev->ifname), "%s", ifname);
+	/* rtnetlink first: it is what says whether the device exists at all. */
+	r = np_rtnl_read(ifname, dev, err);
+	if (r < 0)
+		return r;
+	r = np_topology_read(rootfd, &st->topo, err);
+	if (r < 0)
+		return r;
+	r = np_ethnl_read(kb(be)->nl, dev, err);
+	if (r < 0)
+		return r;
+	r = np_sysfs_read_dev(rootfd, dev, &st->topo, err);
+	if (r < 0)
+		return r;
+	r = np_irq_read(rootfd, dev, err);
+	if (r < 0)
+		return r;
+	return np_sysfs_read_sysctl(rootfd, &st->sys);
+}
+
+static int kernel_list(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err)
+{
+	return np_rtnl_list(ret, ret_n, err);
+}
+
+static int kernel_set_channels(struct np_backend *be, const struct np_dev *dev,
+			       const struct np_channels *want, struct np_error *err)
+{
+	return np_ethnl_set_channels(kb(be)->nl, dev, want, err);
+}
+
+static int kernel_set_rings(struct np_backend *be, const struct np_dev *dev,
+			    const struct np_rings *want, struct np_error *err)
+{
+	return np_ethnl_set_rings(kb(be)->nl, dev, want, err);
+}
+
+static int kernel_set_coalesce(struct np_backend *be, const struct np_dev *dev,
+			       const struct np_coalesce *want, uint32_t fields,
+			       struct np_error *err)
+{
+	return np_ethnl_set_coalesce(kb(be)->nl, dev, want, fields, err);
+}
+
+static int kernel_set_feature(struct np_backend *be, const struct np_dev *dev, const char *name,
+			      bool on, struct np_error *err)
+{
+	return np_ethnl_set_feature(kb(be)->nl, dev, name, on, err);
+}
+
+static int kernel_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
+				const uint32_t *indir, uint32_t n, struct np_error *err)
+{
+	return np_ethnl_set_rss_indir(kb(be)->nl, dev, indir, n, err);
+}
+
+static int kernel_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,
+			     unsigned index, const char *value, struct np_error *err)
+{
+	return np_sysfs_write_attr(be->ctx->rootfd, dev, attr, index, value, err);
+}
+
+static void kernel_free(struct np_backend *be)
+{
+	if (!be)
+		return;
+	np_ethnl_close(kb(be)->nl);
+	free(be);
+}
+
+static const struct np_backend_ops kernel_ops = {
+	.name = "kernel",
+	.discover = kernel_discover,
+	.list_devices = kernel_list,
+	.set_channels = kernel_set_channels,
+	.set_rings = kernel_set_rings,
+	.set_coalesce = kernel_set_coalesce,
+	.set_feature = kernel_set_feature,
+	.set_rss_indir = kernel_set_rss_indir,
+	.write_attr = kernel_write_attr,
+	.free = kernel_free,
+};
+
+int np_backend_kernel_new(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err)
+{
+	struct kernel_backend *k;
+	int r;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	k->be.ops = &kernel_ops;
+	k->be.ctx = ctx;
+	r = np_ethnl_open(&k->nl, err);
+	if (r < 0) {
+		free(k);
+		return r;
+	}
+	*ret = &k->be;
+	return 0;
+}

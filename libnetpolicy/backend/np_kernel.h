@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The pieces the kernel backend is made of, one file each. */
+#ifndef NP_KERNEL_H
+#define NP_KERNEL_H
+
+#include "../np_private.h"
+
+/* ethnl.c: ethtool generic netlink over libmnl, extended acks on.  Falls back
+ * to ioctl.c per operation when the family lacks the op (asked from the
+ * family's op list at open, never from the kernel version). */
+struct np_ethnl;
+int np_ethnl_open(struct np_ethnl **ret, struct np_error *err);
+void np_ethnl_close(struct np_ethnl *nl);
+/* Fills driver, bus_info, link, channels, rings, coalesce, features, rss.
+ * An op the driver lacks sets that knob's err and is not a failure; only a
+ * vanished device (-ENODEV) or a broken socket fails the whole read. */
+int np_ethnl_read(struct np_ethnl *nl, struct np_dev *dev, struct np_error *err);
+int np_ethnl_set_channels(struct np_ethnl *nl, const struct np_dev *dev,
+			  const struct np_channels *want, struct np_error *err);
+int np_ethnl_set_rings(struct np_ethnl *nl, const struct np_dev *dev,
+		       const struct np_rings *want, struct np_error *err);
+int np_ethnl_set_coalesce(struct np_ethnl *nl, const struct np_dev *dev,
+			  const struct np_coalesce *want, uint32_t fields, struct np_error *err);
+int np_ethnl_set_feature(struct np_ethnl *nl, const struct np_dev *dev, const char *name,
+			 bool on, struct np_error *err);
+int np_ethnl_set_rss_indir(struct np_ethnl *nl, const struct np_dev *dev,
+			   const uint32_t *indir, uint32_t n, struct np_error *err);
+
+/* ioctl.c: SIOCETHTOOL equivalents, used by ethnl.c as fallback. */
+int np_ioctl_read_channels(const char *ifname, struct np_channels *ret);
+int np_ioctl_set_channels(const char *ifname, const struct np_channels *want);
+int np_ioctl_read_rings(const char *ifname, struct np_rings *ret);
+int np_ioctl_set_rings(const char *ifname, const struct np_rings *want);
+int np_ioctl_read_coalesce(const char *ifname, struct np_coalesce *ret);
+int np_ioctl_set_coalesce(const char *ifname, const struct np_coalesce *want, uint32_t fields);
+int np_ioctl_read_rss(const char *ifname, struct np_rss *ret);
+int np_ioctl_set_rss_indir(const char *ifname, const uint32_t *indir, uint32_t n);
+int np_ioctl_read_drvinfo(const char *ifname, char *driver, size_t dlen, char *bus, size_t blen);
+
+/* rtnl.c: rtnetlink through libnl-route-3. */
+int np_rtnl_read(const char *ifname, struct np_dev *dev, struct np_error *err);
+/* Interfaces with a /sys/class/net/IF/device link or a real driver (not lo). */
+int np_rtnl_list(char ***ret, size_t *ret_n, struct np_error *err);
+
+/* sysfs.c: per-device and per-queue files below rootfd. */
+int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,
+		      struct np_error *err);
+int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret);
+int np_sysfs_write_attr(int rootfd, const struct np_dev *dev, enum np_attr attr,
+			unsigned index, const char *value, struct np_error *err);
+
+/* topology.c */
+int np_topology_read(int rootfd, struct np_topology *ret, struct np_error *err);
+
+/* irq.c: the device's IRQs from msi_irqs and /proc/interrupts names. */
+int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err);
+/* Match an IRQ name against the driver patterns (KERNEL.md); true when it
+ * belongs to the device, with its kind and queue (-1 for non-queue IRQs). */
+bool np_irq_match(const char *driver, const char *ifname, const char *bus_info,
+		  const char *name, enum np_irq_kind *kind, int *queue);
+
+#endif

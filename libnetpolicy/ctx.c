@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One np_ctx per user: no global state anywhere in the library. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "np_private.h"
+
+#define NP_DEFAULT_STATE_DIR "/run/netpolicy"
+
+int np_ctx_new(struct np_ctx **ret, struct np_error *err)
+{
+	struct np_ctx *ctx;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	ctx->rootfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ctx->rootfd < 0) {
+		int r = -errno;
+
+		free(ctx);
+		return np_err(err, r, NP_PHASE_NONE, NULL, "cannot open /: %s", strerror(-r));
+	}
+	snprintf(ctx->state_dir, sizeof(ctx->state_dir), "%s", NP_DEFAULT_STATE_DIR);
+	*ret = ctx;
+	return 0;
+}
+
+void np_ctx_free(struct np_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	if (ctx->be)
+		ctx->be->ops->free(ctx->be);
+	if (ctx->rootfd >= 0)
+		close(ctx->rootfd);
+	free(ctx->model);
+	free(ctx);
+}
+
+void np_ctx_set_log(struct np_ctx *ctx, np_log_fn fn, void *userdata)
+{
+	ctx->log_fn = fn;
+	ctx->log_ud = userdata;
+}
+
+void np_log(struct np_ctx *ctx, enum np_log_level level, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!ctx || !ctx->log_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ctx->log_fn(ctx->log_ud, level, buf);
+}
+
+int np_ctx_set_root(struct np_ctx *ctx, const char *dir, struct np_error *err)
+{
+	int fd;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return np_err(err, -errno, NP_PHASE_INPUT, NULL, "root directory %s: %s", dir,
+			      strerror(errno));
+	close(ctx->rootfd);
+	ctx->rootfd = fd;
+	return 0;
+}
+
+int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct np_error *err)
+{
+	if (!dir || dir[0] != '/' || strlen(dir) >= sizeof(ctx->state_dir))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "state directory must be an absolute path shorter than %zu bytes",
+			      sizeof(ctx->state_dir));
+	snprintf(ctx->state_dir, sizeof(ctx->state_dir), "%s", dir);
+	return 0;
+}
+
+int np_ctx_set_model(struct np_ctx *ctx, const char *file, struct np_error *err)
+{
+	char *copy;
+
+	if (ctx->be)
+		return np_err(err, -EBUSY, NP_PHASE_INPUT, NULL,
+			      "the backend is already in use; set the model first");
+	copy = strdup(file);
+	if (!copy)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	free(ctx->model);
+	ctx->model = copy;
+	return 0;
+}
+
+int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err)
+{
+	int r;
+
+	if (!ctx->be) {
+		if (ctx->model)
+			r = np_backend_sim_new(ctx, ctx->model, &ctx->be, err);
+		else
+			r = np_backend_kernel_new(ctx, &ctx->be, err);
+		if (r < 0)
+			return r;
+	}
+	*ret = ctx->be;
+	return 0;
+}
+
+const char *np_ctx_backend_name(const struct np_ctx *ctx)
+{
+	if (ctx->be)
+		return ctx->be->ops->name;
+	return ctx->model ? "sim" : "kernel";
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* np_discover: one snapshot of a device, through whichever backend the
+ * context uses. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_private.h"
+
+int np_ifname_validate(const char *name, struct np_error *err)
+{
+	size_t len;
+
+	if (!name || !*name)
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "empty device name");
+	len = strlen(name);
+	if (len >= IFNAMSIZ)
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "device name '%.*s...' is longer than %d characters", 16, name,
+			      IFNAMSIZ - 1);
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "invalid device name '%s'", name);
+	/* The kernel's dev_valid_name(): no '/', ':' or white space; names are
+	 * used to build sysfs paths, so this is also our path-traversal guard. */
+	for (const char *p = name; *p; p++)
+		if (*p == '/' || *p == ':' || *p == ' ' || *p == '\t' || *p == '\n' ||
+		    (unsigned char)*p < 0x20)
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+				      "invalid device name '%s'", name);
+	return 0;
+}
+
+int np_discover(struct np_ctx *ctx, const char *ifname, struct np_state **ret,
+		struct np_error *err)
+{
+	struct np_backend *be;
+	struct np_state *st;
+	int r;
+
+	r = np_ifname_validate(ifname, err);
+	if (r < 0)
+		return r;
+	r = np_ctx_backend(ctx, &be, err);
+	if (r < 0)
+		return r;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+	r = be->ops->discover(be, ifname, st, err);
+	if (r < 0) {
+		np_state_free(st);
+		return r;
+	}
+	*ret = st;
+	return 0;
+}
+
+int np_list_devices(struct np_ctx *ctx, char ***ret, size_t *ret_n, struct np_error *err)
+{
+	struct np_backend *be;
+	int r;
+
+	r = np_ctx_backend(ctx, &be, err);
+	if (r < 0)
+		return r;
+	return be->ops->list_devices(be, ret, ret_n, err);
+}
+
+void np_list_free(char **list, size_t n)
+{
+	if (!list)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}

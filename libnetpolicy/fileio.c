@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Small sysfs/procfs files, always relative to a root directory fd so the
+ * same code reads the live system and fixture trees. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "np_private.h"
+
+int np_read_file_at(int dirfd, const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	if (!len)
+		return -ENOSPC;
+	while (*path == '/')
+		path++;
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			close(fd);
+			return (int)n;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (got == len - 1) {
+			char c;
+
+			/* A file larger than the buffer must not be read as a
+			 * truncated (and so wrong) value. */
+			if (read(fd, &c, 1) > 0) {
+				close(fd);
+				return -ENOSPC;
+			}
+			break;
+		}
+	}
+	close(fd);
+	while (got && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
+		got--;
+	buf[got] = '\0';
+	return (int)got;
+}
+
+int np_read_u64_at(int dirfd, const char *path, uint64_t *ret)
+{
+	char buf[64], *end;
+	unsigned long long v;
+	int r;
+
+	r = np_read_file_at(dirfd, path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtoull(buf, &end, 0);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int np_read_u32_at(int dirfd, const char *path, uint32_t *ret)
+{
+	uint64_t v;
+	int r;
+
+	r = np_read_u64_at(dirfd, path, &v);
+	if (r < 0)
+		return r;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+int np_write_file_at(int dirfd, const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd, r = 0;
+
+	while (*path == '/')
+		path++;
+	fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	/* sysfs and procfs take a value in one write; a short write is an error. */
+	do
+		n = write(fd, value, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	return r;
+}

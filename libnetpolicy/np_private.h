@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internal declarations shared between the library's files. */
+#ifndef NP_PRIVATE_H
+#define NP_PRIVATE_H
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "netpolicy/netpolicy.h"
+#include "np_state.h"
+
+#define NP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* --- errors ---------------------------------------------------------------- */
+
+/* Fill err (if non-NULL) and return code (a negative errno).  knob is static. */
+int np_err(struct np_error *err, int code, enum np_phase phase, const char *knob,
+	   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Copy the kernel's extended-ack text into err->extack. */
+void np_err_extack(struct np_error *err, const char *text);
+
+/* --- logging --------------------------------------------------------------- */
+
+void np_log(struct np_ctx *ctx, enum np_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* --- backends -------------------------------------------------------------- */
+
+/* Files and sysctls the apply engine writes, by kind (index = queue or IRQ). */
+enum np_attr {
+	NP_ATTR_RPS_CPUS,		/* queues/rx-N/rps_cpus (hex mask) */
+	NP_ATTR_RPS_FLOW_CNT,		/* queues/rx-N/rps_flow_cnt */
+	NP_ATTR_XPS_CPUS,		/* queues/tx-N/xps_cpus (hex mask) */
+	NP_ATTR_XPS_RXQS,		/* queues/tx-N/xps_rxqs (hex mask) */
+	NP_ATTR_IRQ_AFFINITY,		/* /proc/irq/N/smp_affinity_list, index = IRQ number */
+	NP_ATTR_NAPI_DEFER_HARD_IRQS,	/* /sys/class/net/IF/napi_defer_hard_irqs */
+	NP_ATTR_GRO_FLUSH_TIMEOUT,	/* /sys/class/net/IF/gro_flush_timeout */
+	NP_ATTR_SOCK_FLOW_ENTRIES,	/* /proc/sys/net/core/rps_sock_flow_entries */
+	NP_ATTR_BUSY_POLL,		/* /proc/sys/net/core/busy_poll */
+	NP_ATTR_BUSY_READ,		/* /proc/sys/net/core/busy_read */
+	NP_ATTR__COUNT
+};
+
+struct np_backend;
+
+struct np_backend_ops {
+	const char *name;
+	int (*discover)(struct np_backend *be, const char *ifname, struct np_state *st,
+			struct np_error *err);
+	int (*list_devices)(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err);
+	int (*set_channels)(struct np_backend *be, const struct np_dev *dev,
+			    const struct np_channels *want, struct np_error *err);
+	int (*set_rings)(struct np_backend *be, const struct np_dev *dev,
+			 const struct np_rings *want, struct np_error *err);
+	/* Send only the fields whose bit is set in `fields`. */
+	int (*set_coalesce)(struct np_backend *be, const struct np_dev *dev,
+			    const struct np_coalesce *want, uint32_t fields, struct np_error *err);
+	int (*set_feature)(struct np_backend *be, const struct np_dev *dev, const char *name,
+			   bool on, struct np_error *err);
+	/* n == 0 restores the driver's default table. */
+	int (*set_rss_indir)(struct np_backend *be, const struct np_dev *dev, const uint32_t *indir,
+			     uint32_t n, struct np_error *err);
+	int (*write_attr)(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,
+			  unsigned index, const char *value, struct np_error *err);
+	void (*free)(struct np_backend *be);
+};
+
+struct np_backend {
+	const struct np_backend_ops *ops;
+	struct np_ctx *ctx;
+};
+
+int np_backend_kernel_new(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);
+int np_backend_sim_new(struct np_ctx *ctx, const char *model, struct np_backend **ret,
+		       struct np_error *err);
+
+/* --- context --------------------------------------------------------------- */
+
+struct np_ctx {
+	int rootfd;			/* "/" or a fixture tree: sysfs and procfs are read below it */
+	char state_dir[PATH_MAX];
+	char *model;			/* sim backend model file, or NULL */
+	np_log_fn log_fn;
+	void *log_ud;
+	struct np_backend *be;		/* created on first use */
+};
+
+int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);
+
+/* --- files below a root directory fd ---------------------------------------- */
+
+/* Read a small text file (path relative to dirfd, no leading '/'), strip the
+ * trailing newline.  Returns the length or -errno (-ENOSPC when it does not fit). */
+int np_read_file_at(int dirfd, const char *path, char *buf, size_t len);
+int np_read_u32_at(int dirfd, const char *path, uint32_t *ret);
+int np_read_u64_at(int dirfd, const char *path, uint64_t *ret);
+/* Write value in one write(2); returns 0 or -errno. */
+int np_write_file_at(int dirfd, const char *path, const char *value);
+
+#endif

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The discovered state of one NIC and of the machine around it.  Filled once
+ * by a backend's discover(); afterwards treated as immutable.  A plan's target
+ * is a copy of it with the policy's values written in, so the same differ
+ * serves apply (state -> target) and rollback (current -> pristine snapshot).
+ *
+ * Every knob carries `err`: 0 when the kernel answered, else the negative
+ * errno it gave (-EOPNOTSUPP: the driver lacks it).  Values of a knob with
+ * err != 0 are meaningless and are never planned.
+ */
+#ifndef NP_STATE_H
+#define NP_STATE_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "np_cpumask.h"
+
+/* --- machine topology ---------------------------------------------------- */
+
+struct np_cpu {
+	int core_id;		/* topology/core_id (only unique within a package) */
+	int package_id;		/* topology/physical_package_id */
+	int node;		/* NUMA node, 0 when the machine has none */
+	int core;		/* machine-wide index of the physical core, dense from 0 */
+	int thread;		/* 0 for the first SMT sibling of its core, 1.. for the others */
+	bool online;
+};
+
+struct np_topology {
+	unsigned nr_cpus;		/* highest possible CPU + 1 */
+	struct np_cpu *cpus;		/* nr_cpus entries (offline/impossible ones zeroed, online false) */
+	struct np_cpumask possible, online, isolated, nohz_full;
+	unsigned nr_nodes;		/* highest node id + 1 (1 on a machine without NUMA) */
+	struct np_cpumask *node_cpus;	/* nr_nodes entries: online CPUs of each node */
+	unsigned nr_cores;		/* physical cores (distinct package,core_id) among online CPUs */
+	unsigned nr_packages;
+	bool smt;			/* some core has more than one online thread */
+};
+
+/* --- NIC knobs ------------------------------------------------------------ */
+
+struct np_channels {
+	int err;
+	uint32_t rx, tx, other, combined;
+	uint32_t max_rx, max_tx, max_other, max_combined;
+};
+
+struct np_rings {
+	int err;
+	uint32_t rx, rx_mini, rx_jumbo, tx;
+	uint32_t max_rx, max_rx_mini, max_rx_jumbo, max_tx;
+};
+
+/* Same order as the ethtool netlink COALESCE attributes (RX_USECS = 0). */
+enum np_coal_field {
+	NP_COAL_RX_USECS,
+	NP_COAL_RX_FRAMES,
+	NP_COAL_RX_USECS_IRQ,
+	NP_COAL_RX_FRAMES_IRQ,
+	NP_COAL_TX_USECS,
+	NP_COAL_TX_FRAMES,
+	NP_COAL_TX_USECS_IRQ,
+	NP_COAL_TX_FRAMES_IRQ,
+	NP_COAL_STATS_BLOCK_USECS,
+	NP_COAL_ADAPTIVE_RX,
+	NP_COAL_ADAPTIVE_TX,
+	NP_COAL_PKT_RATE_LOW,
+	NP_COAL_RX_USECS_LOW,
+	NP_COAL_RX_FRAMES_LOW,
+	NP_COAL_TX_USECS_LOW,
+	NP_COAL_TX_FRAMES_LOW,
+	NP_COAL_PKT_RATE_HIGH,
+	NP_COAL_RX_USECS_HIGH,
+	NP_COAL_RX_FRAMES_HIGH,
+	NP_COAL_TX_USECS_HIGH,
+	NP_COAL_TX_FRAMES_HIGH,
+	NP_COAL_SAMPLE_INTERVAL,
+	NP_COAL_CQE_MODE_TX,
+	NP_COAL_CQE_MODE_RX,
+	NP_COAL__COUNT
+};
+
+/* ethtool's words: "rx-usecs", "adaptive-rx", ... */
+const char *np_coal_field_name(enum np_coal_field f);
+/* -1 when unknown */
+int np_coal_field_lookup(const char *name);
+
+struct np_coalesce {
+	int err;
+	uint32_t supported;	/* bit f set: the driver reports (and accepts) field f */
+	uint32_t val[NP_COAL__COUNT];
+};
+
+#define NP_FEATURE_NAME_LEN 32
+struct np_feature {
+	char name[NP_FEATURE_NAME_LEN];	/* "rx-ntuple-filter", "rx-hashing", ... */
+	bool wanted, active, fixed;	/* fixed: the driver cannot change it */
+};
+
+struct np_features {
+	int err;
+	unsigned n;
+	struct np_feature *v;
+};
+
+struct np_rss {
+	int err;
+	uint32_t indir_size;	/* 0: no table */
+	uint32_t *indir;	/* indir_size queue numbers */
+	uint32_t key_size;
+	uint8_t *key;
+	uint32_t hfunc;		/* ETH_RSS_HASH_* bit of the active function, 0 unknown */
+	uint32_t rx_rings;	/* ETHTOOL_GRXRINGS: queues RSS may spread over */
+};
+
+struct np_link {
+	int err;
+	uint32_t speed;		/* Mb/s, 0 unknown */
+	uint8_t duplex;		/* DUPLEX_HALF/FULL/UNKNOWN */
+	bool carrier;
+};
+
+struct np_rxq {
+	int rps_err, flow_err;
+	struct np_cpumask rps_cpus;
+	uint32_t rps_flow_cnt;
+};
+
+struct np_txq {
+	int xps_err, xps_rxqs_err;
+	struct np_cpumask xps_cpus;
+	struct np_cpumask xps_rxqs;	/* a bitmap of rx queues, not CPUs */
+};
+
+enum np_irq_kind { NP_IRQ_TXRX, NP_IRQ_RX, NP_IRQ_TX, NP_IRQ_OTHER };
+
+struct np_irq {
+	unsigned irq;
+	char name[64];		/* as in /proc/interrupts */
+	enum np_irq_kind kind;
+	int queue;		/* queue (channel) index it serves, -1 for other */
+	int err;		/* reading smp_affinity_list */
+	struct np_cpumask affinity;	/* smp_affinity_list */
+	struct np_cpumask effective;	/* effective_affinity_list (may lag: x86 applies lazily) */
+};
+
+struct np_napi {
+	int err;			/* the sysfs files are absent on old kernels */
+	uint32_t defer_hard_irqs;	/* /sys/class/net/IF/napi_defer_hard_irqs */
+	uint64_t gro_flush_timeout;	/* ns, /sys/class/net/IF/gro_flush_timeout */
+};
+
+/* Global (per-machine or per-netns) knobs the policies touch. */
+struct np_sysctl {
+	int flow_entries_err;
+	uint32_t rps_sock_flow_entries;
+	int busy_err;
+	uint32_t busy_poll, busy_read;
+};
+
+struct np_dev {
+	char ifname[IFNAMSIZ];
+	int ifindex;
+	char driver[32];
+	char bus_info[32];
+	char operstate[16];
+	uint32_t mtu;
+	uint32_t num_tx_queues, num_rx_queues;	/* allocated queues (rtnetlink) */
+	int numa_node;				/* -1 when the device has none */
+	struct np_cpumask local_cpus;		/* device/local_cpulist, else all online */
+
+	struct np_link link;
+	struct np_channels channels;
+	struct np_rings rings;
+	struct np_coalesce coalesce;
+	struct np_features features;
+	struct np_rss rss;
+	struct np_napi napi;
+
+	unsigned n_rxq, n_txq;			/* real queues: queues/rx-N, tx-N */
+	struct np_rxq *rxq;
+	struct np_txq *txq;
+
+	unsigned n_irq;
+	struct np_irq *irq;
+};
+
+struct np_state {
+	struct np_topology topo;
+	struct np_dev dev;
+	struct np_sysctl sys;
+};
+
+/* Deep copy; -ENOMEM. */
+int np_state_dup(const struct np_state *src, struct np_state **ret);
+/* Release what a state owns without freeing the struct itself. */
+void np_state_clear(struct np_state *st);
+void np_topology_clear(struct np_topology *t);
+void np_dev_clear(struct np_dev *d);
+int np_dev_copy(struct np_dev *dst, const struct np_dev *src);
+int np_topology_copy(struct np_topology *dst, const struct np_topology *src);
+
+const struct np_feature *np_features_find(const struct np_features *f, const char *name);
+
+#endif
