@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The CLI is a thin shell over libnetpolicy: parse words, call the library,
+ * print.  Everything it prints about a device comes from the library's JSON. */
+#ifndef NP_CLI_H
+#define NP_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+#include <netpolicy/netpolicy.h>
+
+/* Exit codes are an API: scripts and Ansible read them. */
+enum {
+	NP_EXIT_OK = 0,
+	NP_EXIT_ERROR = 1,	/* nothing was changed */
+	NP_EXIT_USAGE = 2,
+	NP_EXIT_ROLLED_BACK = 3,
+	NP_EXIT_ROLLBACK_FAILED = 4,
+	NP_EXIT_DRIFT = 5,
+};
+
+struct cli {
+	struct np_ctx *ctx;
+	const char *device;	/* NULL for commands without one */
+	int argc;		/* words after the command */
+	char **argv;
+	bool json, verbose, quiet, dry_run, force;
+	const char *cpus;
+	const char *config;
+	int confirm;		/* seconds, 0 = none */
+};
+
+/* Print "netpolicy: DEV: msg" for a library error; return the exit code. */
+int cli_fail(const struct cli *c, const struct np_error *err);
+/* Print a usage error and return NP_EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_print_json(struct json_object *obj);
+
+int cmd_show(struct cli *c);
+
+void render_state(FILE *out, struct json_object *state);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* netpolicy [DEVICE] show: read-only, so safe for any user the kernel lets read. */
+#include <stdlib.h>
+
+#include "cli.h"
+
+static int show_one(struct cli *c, const char *ifname, struct json_object **ret,
+		    struct np_error *err)
+{
+	struct np_state *st = NULL;
+	int r;
+
+	r = np_discover(c->ctx, ifname, &st, err);
+	if (r < 0)
+		return r;
+	r = np_state_to_json(st, ret);
+	np_state_free(st);
+	return r;
+}
+
+int cmd_show(struct cli *c)
+{
+	struct json_object *obj = NULL, *all;
+	struct np_error err;
+	char **names = NULL;
+	size_t n = 0;
+	int r, rc = NP_EXIT_OK;
+
+	if (c->argc > 0)
+		return cli_usage_error("show: unexpected argument '%s'", c->argv[0]);
+	np_error_clear(&err);
+	if (c->device) {
+		r = show_one(c, c->device, &obj, &err);
+		if (r < 0)
+			return err.code ? cli_fail(c, &err) : NP_EXIT_ERROR;
+		if (c->json)
+			cli_print_json(obj);
+		else if (!c->quiet)
+			render_state(stdout, obj);
+		json_object_put(obj);
+		return NP_EXIT_OK;
+	}
+
+	r = np_list_devices(c->ctx, &names, &n, &err);
+	if (r < 0)
+		return cli_fail(c, &err);
+	all = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		struct cli one = *c;
+
+		np_error_clear(&err);
+		one.device = names[i];
+		/* A device can go away between the listing and the read: report
+		 * it and go on with the others. */
+		if (show_one(c, names[i], &obj, &err) < 0) {
+			rc = cli_fail(&one, &err);
+			continue;
+		}
+		if (c->json) {
+			json_object_array_add(all, obj);
+		} else {
+			if (!c->quiet) {
+				if (i)
+					putchar('\n');
+				render_state(stdout, obj);
+			}
+			json_object_put(obj);
+		}
+	}
+	if (c->json) {
+		struct json_object *doc = json_object_new_object();
+
+		json_object_object_add(doc, "devices", all);
+		cli_print_json(doc);
+		json_object_put(doc);
+	} else {
+		json_object_put(all);
+	}
+	np_list_free(names, n);
+	return rc;
+}

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Human output, in the spirit of ethtool -l/-g/-c, rendered from the
+ * library's JSON so text and --json can never disagree. */
+#include <string.h>
+
+#include "cli.h"
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (o && json_object_object_get_ex(o, key, &v))
+		return v;
+	return NULL;
+}
+
+static int64_t num(struct json_object *o, const char *key)
+{
+	return json_object_get_int64(get(o, key));
+}
+
+static const char *str(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	if (!v || json_object_is_type(v, json_type_null))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static const char *or_none(const char *s)
+{
+	return s && *s ? s : "none";
+}
+
+/* Prints "label:" and returns false when the knob is unsupported (after
+ * saying so), so each section only handles the supported case. */
+static bool section(FILE *out, struct json_object *dev, struct json_object *knob, const char *label)
+{
+	fprintf(out, "  %-15s", label);
+	if (!knob) {
+		fputs("unknown\n", out);
+		return false;
+	}
+	if (!json_object_get_boolean(get(knob, "supported"))) {
+		fprintf(out, "not supported by driver %s (%s)\n", or_none(str(dev, "driver")),
+			or_none(str(knob, "error")));
+		return false;
+	}
+	return true;
+}
+
+static void render_channels(FILE *out, struct json_object *dev)
+{
+	static const char *const kinds[] = { "rx", "tx", "other", "combined" };
+	struct json_object *ch = get(dev, "channels");
+	char key[32];
+
+	if (!section(out, dev, ch, "channels:"))
+		return;
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(key, sizeof(key), "max_%s", kinds[i]);
+		fprintf(out, "%s%s %lld (max %lld)", i ? ", " : "", kinds[i],
+			(long long)num(ch, kinds[i]), (long long)num(ch, key));
+	}
+	fputc('\n', out);
+}
+
+static void render_rings(FILE *out, struct json_object *dev)
+{
+	static const char *const kinds[] = { "rx", "rx_mini", "rx_jumbo", "tx" };
+	struct json_object *r = get(dev, "rings");
+	char key[32];
+	bool first = true;
+
+	if (!section(out, dev, r, "rings:"))
+		return;
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(key, sizeof(key), "max_%s", kinds[i]);
+		if (!num(r, key))
+			continue;	/* a ring the device does not have */
+		fprintf(out, "%s%s %lld (max %lld)", first ? "" : ", ", kinds[i],
+			(long long)num(r, kinds[i]), (long long)num(r, key));
+		first = false;
+	}
+	fputs(first ? "no rings reported\n" : "\n", out);
+}
+
+static void render_coalesce(FILE *out, struct json_object *dev)
+{
+	struct json_object *c = get(dev, "coalesce"), *fields;
+	bool first = true;
+
+	if (!section(out, dev, c, "coalesce:"))
+		return;
+	fields = get(c, "fields");
+	json_object_object_foreach(fields, name, val) {
+		fprintf(out, "%s%s %s", first ? "" : ", ", name,
+			json_object_is_type(val, json_type_boolean) ?
+				(json_object_get_boolean(val) ? "on" : "off") :
+				json_object_get_string(val));
+		first = false;
+	}
+	fputs(first ? "no fields reported\n" : "\n", out);
+}
+
+static void render_rss(FILE *out, struct json_object *dev)
+{
+	struct json_object *rss = get(dev, "rss"), *indir;
+	size_t n;
+	int64_t weights[64] = { 0 }, maxq = -1;
+
+	if (!section(out, dev, rss, "rss:"))
+		return;
+	indir = get(rss, "indir");
+	n = indir ? json_object_array_length(indir) : 0;
+	fprintf(out, "%zu-entry table, hash %s, key %s", n, or_none(str(rss, "hfunc")),
+		str(rss, "key") && *str(rss, "key") ? "set" : "none");
+	/* The table itself is long; what an admin wants is the spread. */
+	for (size_t i = 0; i < n; i++) {
+		int64_t q = json_object_get_int64(json_object_array_get_idx(indir, i));
+
+		if (q >= 0 && q < 64) {
+			weights[q]++;
+			if (q > maxq)
+				maxq = q;
+		}
+	}
+	if (n) {
+		fputs("; entries per queue", out);
+		for (int64_t q = 0; q <= maxq; q++)
+			fprintf(out, " %lld:%lld", (long long)q, (long long)weights[q]);
+	}
+	fputc('\n', out);
+}
+
+static void render_features(FILE *out, struct json_object *dev)
+{
+	/* The features the policies depend on; --json has all of them. */
+	static const char *const relevant[] = { "rx-hashing", "rx-ntuple-filter", "rx-gro",
+						"rx-gro-hw", "rx-lro" };
+	struct json_object *f = get(dev, "features"), *list;
+	bool first = true;
+
+	if (!section(out, dev, f, "features:"))
+		return;
+	list = get(f, "list");
+	for (size_t i = 0; i < sizeof(relevant) / sizeof(relevant[0]); i++) {
+		struct json_object *one = get(list, relevant[i]);
+
+		if (!one)
+			continue;
+		fprintf(out, "%s%s %s%s", first ? "" : ", ", relevant[i],
+			json_object_get_boolean(get(one, "active")) ? "on" : "off",
+			json_object_get_boolean(get(one, "fixed")) ? " [fixed]" : "");
+		first = false;
+	}
+	fprintf(out, "%s(%zu in all)\n", first ? "" : " ",
+		list ? (size_t)json_object_object_length(list) : (size_t)0);
+}
+
+static void render_napi(FILE *out, struct json_object *dev)
+{
+	struct json_object *n = get(dev, "napi");
+
+	if (!section(out, dev, n, "napi:"))
+		return;
+	fprintf(out, "defer-hard-irqs %lld, gro-flush-timeout %lld ns\n",
+		(long long)num(n, "defer_hard_irqs"), (long long)num(n, "gro_flush_timeout"));
+}
+
+static void render_sysctl(FILE *out, struct json_object *s)
+{
+	static const char *const keys[] = { "rps_sock_flow_entries", "busy_poll", "busy_read" };
+
+	fprintf(out, "  %-15s", "sysctl:");
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = str(s, keys[i]);
+
+		fprintf(out, "%s%s %s", i ? ", " : "", keys[i], v ? v : "unavailable");
+	}
+	fputc('\n', out);
+}
+
+/* "25:0-3 26:0-3" for the IRQs serving queue q */
+static void queue_irqs(struct json_object *irqs, int64_t q, char *buf, size_t len)
+{
+	size_t n = irqs ? json_object_array_length(irqs) : 0, used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++) {
+		struct json_object *irq = json_object_array_get_idx(irqs, i);
+		struct json_object *qv = get(irq, "queue");
+
+		if (!qv || json_object_is_type(qv, json_type_null) || json_object_get_int64(qv) != q)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%lld:%s", used ? " " : "",
+					 (long long)num(irq, "irq"), or_none(str(irq, "affinity")));
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+static const char *mask_or_dash(struct json_object *o, const char *key)
+{
+	const char *v = str(o, key);
+
+	if (!v)
+		return "n/a";
+	return *v ? v : "-";
+}
+
+static void render_queues(FILE *out, struct json_object *dev)
+{
+	struct json_object *qs = get(dev, "queues"), *rx = get(qs, "rx"), *tx = get(qs, "tx");
+	struct json_object *irqs = get(dev, "irqs");
+	size_t nrx = rx ? json_object_array_length(rx) : 0, ntx = tx ? json_object_array_length(tx) : 0;
+	size_t n = nrx > ntx ? nrx : ntx, nirq = irqs ? json_object_array_length(irqs) : 0;
+	char buf[256];
+
+	fprintf(out, "  queues:        %zu rx, %zu tx\n", nrx, ntx);
+	fprintf(out, "    %-5s %-10s %-9s %-10s %-10s %-22s\n", "queue", "rps-cpus", "rps-flows",
+		"xps-cpus", "xps-rxqs", "irq:affinity");
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *r = i < nrx ? json_object_array_get_idx(rx, i) : NULL;
+		struct json_object *t = i < ntx ? json_object_array_get_idx(tx, i) : NULL;
+		char flows[24];
+
+		if (r && str(r, "rps_flow_cnt"))
+			snprintf(flows, sizeof(flows), "%s", str(r, "rps_flow_cnt"));
+		else
+			snprintf(flows, sizeof(flows), "%s", r ? "n/a" : "");
+		queue_irqs(irqs, (int64_t)i, buf, sizeof(buf));
+		fprintf(out, "    %-5zu %-10s %-9s %-10s %-10s %s\n", i,
+			r ? mask_or_dash(r, "rps_cpus") : "", flows,
+			t ? mask_or_dash(t, "xps_cpus") : "", t ? mask_or_dash(t, "xps_rxqs") : "", buf);
+	}
+	for (size_t i = 0; i < nirq; i++) {
+		struct json_object *irq = json_object_array_get_idx(irqs, i);
+		struct json_object *qv = get(irq, "queue");
+
+		if (qv && !json_object_is_type(qv, json_type_null))
+			continue;
+		fprintf(out, "  %-15s%lld %s (affinity %s)\n", "other irq:", (long long)num(irq, "irq"),
+			or_none(str(irq, "name")), or_none(str(irq, "affinity")));
+	}
+	if (!nirq)
+		fprintf(out, "  %-15s%s\n", "irqs:", "none found for this device");
+}
+
+static void render_topology(FILE *out, struct json_object *t)
+{
+	struct json_object *nodes = get(t, "nodes");
+
+	if (!t)
+		return;
+	fprintf(out, "  %-15s%s online, %lld cores, %lld package%s, %zu NUMA node%s, SMT %s, "
+		"isolated %s, nohz_full %s\n", "cpus:", or_none(str(t, "online")),
+		(long long)num(t, "cores"), (long long)num(t, "packages"),
+		num(t, "packages") == 1 ? "" : "s", nodes ? json_object_array_length(nodes) : 0,
+		nodes && json_object_array_length(nodes) == 1 ? "" : "s",
+		json_object_get_boolean(get(t, "smt")) ? "on" : "off", or_none(str(t, "isolated")),
+		or_none(str(t, "nohz_full")));
+}
+
+void render_state(FILE *out, struct json_object *dev)
+{
+	struct json_object *link = get(dev, "link");
+	int64_t node = num(dev, "numa_node");
+
+	fprintf(out, "%s: driver %s, bus %s, ifindex %lld, %s, mtu %lld\n", or_none(str(dev, "ifname")),
+		or_none(str(dev, "driver")), or_none(str(dev, "bus_info")),
+		(long long)num(dev, "ifindex"), or_none(str(dev, "operstate")),
+		(long long)num(dev, "mtu"));
+	fprintf(out, "  %-15s", "numa node:");
+	if (node < 0)
+		fprintf(out, "none, local cpus %s\n", or_none(str(dev, "local_cpus")));
+	else
+		fprintf(out, "%lld, local cpus %s\n", (long long)node, or_none(str(dev, "local_cpus")));
+	if (section(out, dev, link, "link:")) {
+		if (num(link, "speed"))
+			fprintf(out, "%lld Mb/s %s duplex", (long long)num(link, "speed"),
+				or_none(str(link, "duplex")));
+		else
+			fputs("speed unknown", out);
+		fprintf(out, ", carrier %s\n", json_object_get_boolean(get(link, "carrier")) ? "up" : "down");
+	}
+	render_channels(out, dev);
+	render_rings(out, dev);
+	render_coalesce(out, dev);
+	render_rss(out, dev);
+	render_features(out, dev);
+	render_napi(out, dev);
+	render_sysctl(out, get(dev, "sysctl"));
+	render_queues(out, dev);
+	render_topology(out, get(dev, "topology"));
+}

@@ -1,0 +1,79 @@
+#!/bin/bash
+# One entry point for a fresh Debian 12 machine (run as root):
+#   ./setup.sh demo    install what is missing, build, and show every NIC's
+#                      state and the throughput plan for it (changes nothing)
+#   ./setup.sh check   install what is missing, build, run every test suite
+#                      (plain and ASan+UBSan builds) and print the totals
+set -euo pipefail
+cd "$(dirname "$0")"
+top=$PWD
+mode=${1:-}
+
+# Only missing packages are installed: apt-get install of an installed
+# package would upgrade it, which is not ours to do.
+packages=(build-essential autoconf automake libtool pkg-config libmnl-dev libnl-3-dev
+	libnl-route-3-dev libjson-c-dev bats ethtool iproute2 strace jq)
+lab_packages=(qemu-system-x86 kmod cpio busybox-static xz-utils)
+
+install_missing() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "setup: installing ${missing[*]}" >&2
+	[ -n "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends "${missing[@]}"; }
+}
+
+build() {	# build DIR [configure args...]
+	local dir=$1; shift
+	[ -x configure ] || ./autogen.sh >/dev/null
+	mkdir -p "$dir"
+	(cd "$dir" && { [ -f Makefile ] || "$top/configure" --enable-werror "$@" >/dev/null; } &&
+		make -j"$(nproc)" >/dev/null)
+}
+
+# Sum the per-test-point results automake's TAP driver left in .trs files.
+totals() {
+	local pass=0 fail=0 skip=0 f
+	for f in $(find "$@" -name '*.trs' 2>/dev/null); do
+		pass=$((pass + $(grep -cE '^:test-result: (PASS|XFAIL)' "$f" || true)))
+		fail=$((fail + $(grep -cE '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
+		skip=$((skip + $(grep -cE '^:test-result: SKIP' "$f" || true)))
+	done
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+}
+
+case "$mode" in
+demo)
+	install_missing "${packages[@]}"
+	build build
+	./build/netpolicy/netpolicy show
+	;;
+check)
+	install_missing "${packages[@]}" "${lab_packages[@]}"
+	build build
+	build build-asan --enable-sanitizers
+	rm -f build/tests/*/*.trs build-asan/tests/*/*.trs
+	rc=0
+	make -C build check -j1 || rc=1
+	# The sanitizer build reruns what runs in this process's address space;
+	# the lab's guest has no ASan runtime.
+	make -C build-asan check -j1 TESTS='$(UNIT_TESTS) $(CLI_TESTS) $(KERNEL_TESTS)' \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 || rc=1
+	for d in build build-asan; do
+		[ -f $d/test-suite.log ] && grep -E '^(FAIL|ERROR):' $d/test-suite.log | sed "s|^|$d: |" || true
+	done
+	totals build build-asan || rc=1
+	exit $rc
+	;;
+*)
+	echo "usage: $0 demo|check" >&2
+	exit 2
+	;;
+esac
