@@ -86,6 +86,8 @@ struct np_ctx {
 	np_log_fn log_fn;
 	void *log_ud;
 	struct np_backend *be;		/* created on first use */
+	np_step_fn step_fn;
+	void *step_ud;
 };
 
 int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);

@@ -29,6 +29,8 @@ struct cli {
 	const char *cpus;
 	const char *config;
 	int confirm;		/* seconds, 0 = none */
+	const char *state_dir;	/* as given, for the watchdog */
+	const char *model;
 };
 
 /* Print "netpolicy: DEV: msg" for a library error; return the exit code. */
@@ -38,7 +40,20 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_print_json(struct json_object *obj);
 
 int cmd_show(struct cli *c);
+int cmd_set(struct cli *c);
+int cmd_reset(struct cli *c);
+int cmd_policies(struct cli *c);
+int cmd_check(struct cli *c);
+int cmd_confirm(struct cli *c);
+int cmd_revert(struct cli *c);
+int cli_spawn_watchdog(struct cli *c, unsigned long long token);
+
+/* Apply a plan and report (text or JSON); returns the exit code. */
+int cli_apply(struct cli *c, const struct np_plan *plan);
+int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
+		     const struct np_apply_result *res, const struct np_error *err);
 
 void render_state(FILE *out, struct json_object *state);
+void render_plan(FILE *out, struct json_object *plan);
 
 #endif

@@ -4,6 +4,32 @@
 
 #include "cli.h"
 
+/* The policy netpolicy applied and whether the device still matches it. */
+static void add_policy(struct cli *c, const struct np_state *st, struct json_object *obj)
+{
+	const struct np_policy *policy;
+	struct np_plan *plan = NULL;
+	struct np_active active;
+	struct np_plan_opts opts = {};
+	struct np_error err;
+
+	np_error_clear(&err);
+	if (np_active_policy(c->ctx, np_state_ifname(st), &active, &err) < 0 || !active.policy[0] ||
+	    np_policy_lookup(active.policy, &policy, &err) < 0) {
+		json_object_object_add(obj, "policy", NULL);
+		json_object_object_add(obj, "drift", NULL);
+		return;
+	}
+	json_object_object_add(obj, "policy", json_object_new_string(active.policy));
+	json_object_object_add(obj, "policy_cpus", active.cpus[0] ? json_object_new_string(active.cpus) : NULL);
+	opts.cpus = active.cpus[0] ? active.cpus : NULL;
+	if (np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0)
+		json_object_object_add(obj, "drift", NULL);
+	else
+		json_object_object_add(obj, "drift", json_object_new_int64((int64_t)np_plan_n_steps(plan)));
+	np_plan_free(plan);
+}
+
 static int show_one(struct cli *c, const char *ifname, struct json_object **ret,
 		    struct np_error *err)
 {
@@ -14,6 +40,8 @@ static int show_one(struct cli *c, const char *ifname, struct json_object **ret,
 	if (r < 0)
 		return r;
 	r = np_state_to_json(st, ret);
+	if (r >= 0)
+		add_policy(c, st, *ret);
 	np_state_free(st);
 	return r;
 }

@@ -14,10 +14,17 @@ struct command {
 	int (*run)(struct cli *c);
 	const char *options;	/* long options it accepts besides the global ones */
 	const char *summary;
+	bool hidden;		/* internal: not in --help */
 };
 
 static const struct command commands[] = {
 	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)" },
+	{ "set", true, cmd_set, "dry-run cpus confirm", "plan POLICY for DEVICE and apply it atomically" },
+	{ "reset", true, cmd_reset, "dry-run", "return DEVICE to its state before netpolicy changed it" },
+	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply" },
+	{ "__revert", true, cmd_revert, "", "the --confirm watchdog", true },
+	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not" },
+	{ "policies", false, cmd_policies, "", "what each policy sets and why" },
 };
 
 static void usage(FILE *out)
@@ -27,7 +34,8 @@ static void usage(FILE *out)
 		"       netpolicy [OPTIONS] COMMAND [ARGS]\n\n"
 		"Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %s%-9s %s\n", commands[i].device ? "DEVICE " : "       ",
+		if (!commands[i].hidden)
+			fprintf(out, "  %s%-9s %s\n", commands[i].device ? "DEVICE " : "       ",
 			commands[i].name, commands[i].summary);
 	fprintf(out,
 		"\nOptions:\n"
@@ -36,6 +44,9 @@ static void usage(FILE *out)
 		"  -q, --quiet          print nothing but errors\n"
 		"      --state-dir DIR  locks, journals and snapshots (default /run/netpolicy)\n"
 		"      --model FILE     use a simulated machine described in FILE\n"
+		"  -n, --dry-run        set, reset: print the plan, change nothing\n"
+		"      --cpus LIST      set: CPUs the policy may use (default: online, not isolated)\n"
+		"      --confirm SECS   set: roll back after SECS unless 'DEVICE confirm' comes first\n"
 		"  -h, --help           this text\n"
 		"      --version        print the version\n"
 		"\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed and rolled back,\n"
@@ -94,7 +105,27 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-enum { OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION };
+enum { OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM };
+
+/* Options that belong to some commands only: refuse them elsewhere rather
+ * than ignore them (a script's typo must not pass silently). */
+static int check_options(const struct command *cmd, const struct cli *c)
+{
+	const struct { const char *name; bool given; } used[] = {
+		{ "dry-run", c->dry_run },
+		{ "cpus", c->cpus != NULL },
+		{ "confirm", c->confirm != 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
+		const char *p = strstr(cmd->options, used[i].name);
+		size_t n = strlen(used[i].name);
+
+		if (used[i].given && !(p && (p[n] == ' ' || p[n] == '\0')))
+			return cli_usage_error("%s: option --%s does not apply", cmd->name, used[i].name);
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -108,6 +139,9 @@ int main(int argc, char **argv)
 		/* read sysfs/procfs below DIR: for tests against fixture trees */
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "confirm", required_argument, NULL, OPT_CONFIRM },
 		{}
 	};
 	const char *state_dir = NULL, *model = NULL, *root = NULL;
@@ -117,7 +151,7 @@ int main(int argc, char **argv)
 	char **words;
 	int nwords, opt, r;
 
-	while ((opt = getopt_long(argc, argv, "jvqh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jvqhn", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': c.json = true; break;
 		case 'v': c.verbose = true; break;
@@ -126,6 +160,18 @@ int main(int argc, char **argv)
 		case OPT_STATE_DIR: state_dir = optarg; break;
 		case OPT_MODEL: model = optarg; break;
 		case OPT_ROOT: root = optarg; break;
+		case 'n': c.dry_run = true; break;
+		case OPT_CPUS: c.cpus = optarg; break;
+		case OPT_CONFIRM: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 1 || v > 86400)
+				return cli_usage_error("--confirm: '%s' is not a number of seconds (1-86400)",
+						       optarg);
+			c.confirm = (int)v;
+			break;
+		}
 		case OPT_VERSION: printf("netpolicy %s\n", PACKAGE_VERSION); return NP_EXIT_OK;
 		default: return cli_usage_error("invalid option");
 		}
@@ -155,6 +201,8 @@ int main(int argc, char **argv)
 	}
 	c.argc = nwords;
 	c.argv = words;
+	if (check_options(cmd, &c))
+		return NP_EXIT_USAGE;
 
 	np_error_clear(&err);
 	if (c.device && np_ifname_validate(c.device, &err) < 0)
@@ -163,6 +211,8 @@ int main(int argc, char **argv)
 	if (r < 0)
 		return cli_fail(&c, &err);
 	np_ctx_set_log(c.ctx, log_to_stderr, &c);
+	c.state_dir = state_dir ? state_dir : "/run/netpolicy";
+	c.model = model;
 	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, &err) < 0) ||
 	    (model && np_ctx_set_model(c.ctx, model, &err) < 0) ||
 	    (root && np_ctx_set_root(c.ctx, root, &err) < 0)) {

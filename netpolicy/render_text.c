@@ -272,6 +272,9 @@ void render_state(FILE *out, struct json_object *dev)
 		or_none(str(dev, "driver")), or_none(str(dev, "bus_info")),
 		(long long)num(dev, "ifindex"), or_none(str(dev, "operstate")),
 		(long long)num(dev, "mtu"));
+	if (str(dev, "policy"))
+		fprintf(out, "  %-15s%s (%lld steps of drift)\n", "policy:", str(dev, "policy"),
+			(long long)num(dev, "drift"));
 	fprintf(out, "  %-15s", "numa node:");
 	if (node < 0)
 		fprintf(out, "none, local cpus %s\n", or_none(str(dev, "local_cpus")));

@@ -104,6 +104,64 @@ NP_EXPORT void np_plan_free(struct np_plan *plan);
 NP_EXPORT size_t np_plan_n_steps(const struct np_plan *plan);
 NP_EXPORT int np_plan_to_json(const struct np_plan *plan, struct json_object **ret);
 
+/* --- apply, reset, recovery ------------------------------------------------ */
+
+struct np_apply_result {
+	bool changed;			/* the device was changed (and kept so) */
+	unsigned n_writes;		/* state-changing kernel calls made, rollback included */
+	bool rolled_back;		/* a failure was rolled back ... */
+	bool rollback_incomplete;	/* ... but the device still differs (journal kept) */
+	char rollback_msg[256];		/* what still differs, when incomplete */
+	bool recovered;			/* an interrupted earlier apply was rolled back first */
+	char notes[512];		/* values the driver rounded, "; "-separated */
+	unsigned long long token;	/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
+};
+
+enum np_apply_flags {
+	/* Keep what is needed to undo this apply until np_confirm(); a revert
+	 * with the returned token undoes it (netplan try, commit confirmed). */
+	NP_APPLY_TENTATIVE = 1u << 0,
+};
+
+/* Called after each step that wrote to the device (progress, test hooks). */
+typedef void (*np_step_fn)(void *userdata, unsigned step, const char *knob, const char *what);
+NP_EXPORT void np_ctx_set_step_hook(struct np_ctx *ctx, np_step_fn fn, void *userdata);
+
+/*
+ * Apply a plan: all of it or, on any failure, nothing (the device is rolled
+ * back to what it was and re-read to prove it).  Takes the device's lock,
+ * finishes an interrupted earlier apply first, saves the pristine state once
+ * for np_reset(), journals each step.  A device already at the plan's target
+ * is not written to at all.
+ */
+NP_EXPORT int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
+		       struct np_apply_result *res, struct np_error *err);
+/* The plan back to the pristine state saved before netpolicy's first change;
+ * -ENOENT when netpolicy never changed the device. */
+NP_EXPORT int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
+			    struct np_error *err);
+/* Apply the reset plan and forget the device. */
+NP_EXPORT int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags,
+		       struct np_apply_result *res, struct np_error *err);
+/* Roll back an apply a crash interrupted (np_apply and np_reset do this
+ * themselves); res->recovered says whether there was one. */
+NP_EXPORT int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
+			 struct np_error *err);
+/* Keep a tentative apply: -ENOENT when none is pending. */
+NP_EXPORT int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_error *err);
+/* Undo the tentative apply `token` unless it was confirmed (then 0, nothing
+ * done); res->changed says whether it reverted. */
+NP_EXPORT int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+				  struct np_apply_result *res, struct np_error *err);
+
+/* What netpolicy last applied to the device: policy "" when none. */
+struct np_active {
+	char policy[32];
+	char cpus[256];		/* the --cpus it was planned with, "" for the default */
+};
+NP_EXPORT int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
+			       struct np_error *err);
+
 #ifdef __cplusplus
 }
 #endif

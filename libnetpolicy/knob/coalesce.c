@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Device-wide interrupt coalescing: one request carrying only the changed
+ * fields (a field the driver lacks would fail the whole request). */
+#include "../np_plan.h"
+
+static void fmt(char *buf, size_t len, int f, uint32_t v)
+{
+	if (f == NP_COAL_ADAPTIVE_RX || f == NP_COAL_ADAPTIVE_TX || f == NP_COAL_CQE_MODE_RX ||
+	    f == NP_COAL_CQE_MODE_TX)
+		snprintf(buf, len, "%s", v ? "on" : "off");
+	else
+		np_fmt_u32(buf, len, v);
+}
+
+static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
+{
+	const struct np_coalesce *a = &from->dev.coalesce, *b = &to->dev.coalesce;
+	uint32_t fields = 0;
+	char x[16], y[16];
+
+	if (a->err || b->err)
+		return 0;
+	for (int f = 0; f < NP_COAL__COUNT; f++)
+		if ((a->supported & b->supported & (1u << f)) && a->val[f] != b->val[f])
+			fields |= 1u << f;
+	if (!fields)
+		return 0;
+	if (np_plan_add_step(plan, &np_knob_coalesce, -1, fields) < 0)
+		return -ENOMEM;
+	for (int f = 0; f < NP_COAL__COUNT; f++) {
+		if (!(fields & (1u << f)))
+			continue;
+		fmt(x, sizeof(x), f, a->val[f]);
+		fmt(y, sizeof(y), f, b->val[f]);
+		if (np_plan_add_change(plan, np_coal_field_name(f), x, y) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int apply(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
+		 const struct np_step *step, struct np_error *err)
+{
+	return be->ops->set_coalesce(be, &cur->dev, &to->dev.coalesce, step->fields, err);
+}
+
+const struct np_knob np_knob_coalesce = {
+	.name = "coalesce",
+	.diff = diff,
+	.apply = apply,
+};

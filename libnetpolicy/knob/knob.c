@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The knobs in the order an apply must write them (KERNEL.md): features the
+ * rest needs, RSS shrink, channels, rings, RSS on the new queues, coalescing,
+ * NAPI, then what channel and ring changes reset: IRQ affinity, XPS, RPS,
+ * RFS; the global sysctls last.
+ */
+#include <string.h>
+
+#include "../np_plan.h"
+
+const struct np_knob *const np_knobs[] = {
+	&np_knob_features,
+	&np_knob_rss_early,
+	&np_knob_channels,
+	&np_knob_rings,
+	&np_knob_rss,
+	&np_knob_coalesce,
+	&np_knob_napi,
+	&np_knob_irq,
+	&np_knob_xps,
+	&np_knob_rps,
+	&np_knob_rfs,
+	&np_knob_sysctl,
+	NULL,
+};
+
+const struct np_knob *np_knob_lookup(const char *name)
+{
+	for (size_t i = 0; np_knobs[i]; i++)
+		if (!strcmp(np_knobs[i]->name, name))
+			return np_knobs[i];
+	return NULL;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Per-queue steering files: xps_cpus (tx), rps_cpus and rps_flow_cnt (rx).
+ * One write per changed file.  Queues the target has and the current state
+ * lacks are being created by a channel step earlier in the plan.
+ */
+#include "../np_plan.h"
+
+static int add(struct np_plan *plan, const struct np_knob *knob, unsigned q, const char *what,
+	       const char *x, const char *y)
+{
+	if (np_plan_add_step(plan, knob, (int)q, 0) < 0 || np_plan_add_change(plan, what, x, y) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int diff_xps(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
+{
+	char what[32], x[80], y[80];
+
+	for (unsigned q = 0; q < to->dev.n_txq; q++) {
+		const struct np_txq *b = &to->dev.txq[q];
+		const struct np_txq *a = q < from->dev.n_txq ? &from->dev.txq[q] : NULL;
+
+		if (b->xps_err || (a && a->xps_err))
+			continue;
+		if (a && np_cpumask_equal(&a->xps_cpus, &b->xps_cpus))
+			continue;
+		snprintf(what, sizeof(what), "tx-%u", q);
+		if (a)
+			np_fmt_mask(x, sizeof(x), &a->xps_cpus);
+		else
+			snprintf(x, sizeof(x), "(new queue)");
+		np_fmt_mask(y, sizeof(y), &b->xps_cpus);
+		if (add(plan, &np_knob_xps, q, what, x, y) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int diff_rps(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
+{
+	char what[32], x[80], y[80];
+
+	for (unsigned q = 0; q < to->dev.n_rxq; q++) {
+		const struct np_rxq *b = &to->dev.rxq[q];
+		const struct np_rxq *a = q < from->dev.n_rxq ? &from->dev.rxq[q] : NULL;
+
+		if (b->rps_err || (a && a->rps_err))
+			continue;
+		if (a && np_cpumask_equal(&a->rps_cpus, &b->rps_cpus))
+			continue;
+		/* a new queue starts with an empty mask */
+		if (!a && np_cpumask_empty(&b->rps_cpus))
+			continue;
+		snprintf(what, sizeof(what), "rx-%u", q);
+		if (a)
+			np_fmt_mask(x, sizeof(x), &a->rps_cpus);
+		else
+			snprintf(x, sizeof(x), "(new queue)");
+		np_fmt_mask(y, sizeof(y), &b->rps_cpus);
+		if (add(plan, &np_knob_rps, q, what, x, y) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int diff_rfs(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
+{
+	char what[32], x[16], y[16];
+
+	for (unsigned q = 0; q < to->dev.n_rxq; q++) {
+		const struct np_rxq *b = &to->dev.rxq[q];
+		const struct np_rxq *a = q < from->dev.n_rxq ? &from->dev.rxq[q] : NULL;
+		uint32_t before = a ? a->rps_flow_cnt : 0;
+
+		if (b->flow_err || (a && a->flow_err) || before == b->rps_flow_cnt)
+			continue;
+		snprintf(what, sizeof(what), "rx-%u flow-cnt", q);
+		np_fmt_u32(x, sizeof(x), before);
+		np_fmt_u32(y, sizeof(y), b->rps_flow_cnt);
+		if (add(plan, &np_knob_rfs, q, what, x, y) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int write_mask(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
+		      enum np_attr attr, unsigned q, const struct np_cpumask *m, struct np_error *err)
+{
+	char v[NP_CPUS_MAX / 4 + NP_CPUS_MAX / 32 + 2];
+
+	if (np_cpumask_format_hex(m, to->topo.nr_cpus ? to->topo.nr_cpus : 1, v, sizeof(v)) < 0)
+		return np_err(err, -ENOSPC, NP_PHASE_APPLY, NULL, "mask too long");
+	return be->ops->write_attr(be, &cur->dev, attr, q, v, err);
+}
+
+static int apply_xps(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
+		     const struct np_step *step, struct np_error *err)
+{
+	return write_mask(be, cur, to, NP_ATTR_XPS_CPUS, (unsigned)step->index,
+			  &to->dev.txq[step->index].xps_cpus, err);
+}
+
+static int apply_rps(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
+		     const struct np_step *step, struct np_error *err)
+{
+	return write_mask(be, cur, to, NP_ATTR_RPS_CPUS, (unsigned)step->index,
+			  &to->dev.rxq[step->index].rps_cpus, err);
+}
+
+static int apply_rfs(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
+		     const struct np_step *step, struct np_error *err)
+{
+	char v[16];
+
+	np_fmt_u32(v, sizeof(v), to->dev.rxq[step->index].rps_flow_cnt);
+	return be->ops->write_attr(be, &cur->dev, NP_ATTR_RPS_FLOW_CNT, (unsigned)step->index, v, err);
+}
+
+const struct np_knob np_knob_xps = { .name = "xps", .diff = diff_xps, .apply = apply_xps };
+const struct np_knob np_knob_rps = { .name = "rps", .diff = diff_rps, .apply = apply_rps };
+const struct np_knob np_knob_rfs = { .name = "rfs", .diff = diff_rfs, .apply = apply_rfs };

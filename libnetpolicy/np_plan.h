@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Plans.  A plan is a target state (a full np_state: the discovered one with
+ * the policy's values written in) plus the ordered steps that take the
+ * current state there.  Steps come from one differ, knob by knob, so apply
+ * (current -> target) and rollback (current -> pristine snapshot) are the
+ * same code.
+ */
+#ifndef NP_PLAN_H
+#define NP_PLAN_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "np_private.h"
+
+struct np_plan;
+struct np_step;
+
+/* One knob: how it differs between two states and how to write it.  The
+ * table in knob.c lists them in the order KERNEL.md requires for an apply. */
+struct np_knob {
+	const char *name;	/* "channels", "irq-affinity", ... (CLI words, JSON keys) */
+	/* Append steps for what differs from `from` to `to`. */
+	int (*diff)(struct np_plan *plan, const struct np_state *from, const struct np_state *to);
+	/* Write one step's values from `to`. */
+	int (*apply)(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
+		     const struct np_step *step, struct np_error *err);
+	bool reopens_queues;	/* drivers may reset IRQ affinity, XPS, NAPI after it */
+};
+
+struct np_change {
+	char what[48];		/* "combined", "rx-usecs", "tx-3 xps_cpus", "irq 25 (virtio0-input.0)" */
+	char before[80];
+	char after[80];
+};
+
+struct np_step {
+	const struct np_knob *knob;
+	int index;		/* queue or IRQ array index in `to`, -1 for the whole device */
+	uint32_t fields;	/* coalesce: which fields to send */
+	unsigned first_change, n_changes;
+};
+
+struct np_note {
+	const char *knob;
+	char text[200];
+};
+
+struct np_plan {
+	const struct np_policy *policy;	/* NULL for a rollback plan */
+	char cpus[256];			/* the --cpus it was planned with, "" for the default */
+	struct np_state *target;
+	struct np_step *steps;
+	size_t n_steps, cap_steps;
+	struct np_change *changes;
+	size_t n_changes, cap_changes;
+	struct np_note *notes;
+	size_t n_notes, cap_notes;
+};
+
+extern const struct np_knob np_knob_features, np_knob_rss_early, np_knob_channels,
+	np_knob_rings, np_knob_rss, np_knob_coalesce, np_knob_napi, np_knob_irq, np_knob_xps,
+	np_knob_rps, np_knob_rfs, np_knob_sysctl;
+
+/* The knobs in apply order; NULL-terminated. */
+extern const struct np_knob *const np_knobs[];
+const struct np_knob *np_knob_lookup(const char *name);
+
+/* Building plans (all -ENOMEM on failure). */
+int np_plan_new(struct np_plan **ret);
+int np_plan_add_step(struct np_plan *plan, const struct np_knob *knob, int index,
+		     uint32_t fields);
+/* Adds a change to the step added last. */
+int np_plan_add_change(struct np_plan *plan, const char *what, const char *before,
+		       const char *after);
+int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Compute the steps from `from` to plan->target with every knob's differ. */
+int np_plan_diff(struct np_plan *plan, const struct np_state *from);
+
+/* Format helpers shared by the knobs. */
+void np_fmt_u32(char *buf, size_t len, uint32_t v);
+void np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m);	/* cpulist, "-" when empty */
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Policies are data: a table of rules the one planner interprets. */
+#ifndef NP_POLICY_H
+#define NP_POLICY_H
+
+#include "np_plan.h"
+
+enum np_chan_rule {
+	NP_CHAN_LINK_SPEED,	/* about one queue per 10 Gb/s, at least one */
+	NP_CHAN_LOCAL_CORES,	/* one queue per physical core local to the NIC */
+};
+
+enum np_ring_rule {
+	NP_RING_KEEP,		/* leave the driver's sizes */
+	NP_RING_MAX,		/* the driver's maximum */
+};
+
+enum np_rps_rule {
+	NP_RPS_OFF,		/* no software steering: every hop costs latency or CPU */
+	NP_RPS_FEW_QUEUES,	/* spread over local cores only when queues < local cores */
+};
+
+struct np_coal_value {
+	enum np_coal_field field;
+	uint32_t value;
+};
+
+struct np_policy {
+	const char *name;
+	const char *summary;
+	enum np_chan_rule channels;
+	enum np_ring_rule rings;
+	bool adaptive;				/* adaptive moderation on where the driver has it */
+	const struct np_coal_value *coal;	/* fixed values (for adaptive policies: only
+						   where the driver lacks adaptive moderation) */
+	size_t n_coal;
+	enum np_rps_rule rps;
+	uint32_t rfs_entries;			/* rps_sock_flow_entries wanted; 0: RFS off */
+	bool napi;				/* set NAPI deferral */
+	uint32_t napi_defer_hard_irqs;
+	uint64_t gro_flush_timeout;		/* ns */
+	uint32_t busy_poll, busy_read;		/* us; 0: leave as they are */
+	/* Why, per knob, for `netpolicy policies` and the man page. */
+	const char *why_channels, *why_irq, *why_coalesce, *why_rings, *why_rss, *why_steering,
+		*why_napi;
+};
+
+/* Fill plan->target (already a copy of the state) per policy and options. */
+int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
+		   const struct np_state *st, struct np_plan *plan, struct np_error *err);
+
+/* plan_cpus.c: the CPUs a policy may give IRQs to, best first. */
+struct np_cpu_order {
+	unsigned n;		/* CPUs in order[] */
+	unsigned *order;	/* local first-threads, remote first-threads, local siblings, remote siblings */
+	unsigned n_local_cores;	/* eligible physical cores local to the NIC */
+	unsigned n_cores;	/* eligible physical cores */
+	struct np_cpumask eligible;
+	struct np_cpumask local;	/* eligible CPUs local to the NIC */
+};
+int np_cpu_order(const struct np_topology *t, const struct np_cpumask *eligible,
+		 const struct np_cpumask *local, struct np_cpu_order *ret);
+void np_cpu_order_clear(struct np_cpu_order *o);
+
+#endif

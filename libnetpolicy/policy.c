@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The policies.  Every value here is documented, with its reason, in
+ * netpolicy-policies(7); `netpolicy policies` prints the same reasons.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "np_policy.h"
+
+/* Drivers that lack adaptive moderation get fixed values in its spirit:
+ * fewer interrupts, each carrying more packets. */
+static const struct np_coal_value cpu_coal[] = {
+	{ NP_COAL_RX_USECS, 200 },
+	{ NP_COAL_RX_FRAMES, 128 },
+	{ NP_COAL_TX_USECS, 200 },
+	{ NP_COAL_TX_FRAMES, 128 },
+};
+
+/* Interrupt on the first packet; tx completions only free buffers, so a
+ * little batching there costs no request its latency. */
+static const struct np_coal_value latency_coal[] = {
+	{ NP_COAL_ADAPTIVE_RX, 0 },
+	{ NP_COAL_ADAPTIVE_TX, 0 },
+	{ NP_COAL_RX_USECS, 0 },
+	{ NP_COAL_RX_FRAMES, 1 },
+	{ NP_COAL_TX_USECS, 8 },
+	{ NP_COAL_TX_FRAMES, 16 },
+};
+
+static const struct np_coal_value throughput_coal[] = {
+	{ NP_COAL_RX_USECS, 50 },
+	{ NP_COAL_RX_FRAMES, 64 },
+	{ NP_COAL_TX_USECS, 50 },
+	{ NP_COAL_TX_FRAMES, 64 },
+};
+
+static const struct np_policy policies[] = {
+	{
+		.name = "cpu",
+		.summary = "fewest CPU cycles and interrupts per byte: few queues, packed IRQs, heavy moderation",
+		.channels = NP_CHAN_LINK_SPEED,
+		.rings = NP_RING_MAX,
+		.adaptive = true,
+		.coal = cpu_coal,
+		.n_coal = NP_ARRAY_SIZE(cpu_coal),
+		.rps = NP_RPS_OFF,
+		.rfs_entries = 0,
+		.napi = true,
+		.napi_defer_hard_irqs = 2,
+		.gro_flush_timeout = 200000,
+		.why_channels = "about one queue per 10 Gb/s of link speed (at least one): each queue costs an IRQ, NAPI context and wakeups",
+		.why_irq = "each queue's IRQs on its own core, local NUMA node first, so the few busy cores are the ones near the NIC",
+		.why_coalesce = "adaptive moderation where the driver has it, otherwise rx/tx-usecs 200 and rx/tx-frames 128: fewer interrupts per packet",
+		.why_rings = "driver maximum: bigger batches per interrupt and no drops while interrupts are held back",
+		.why_rss = "the indirection table spread evenly over the planned queues, so no entry points at a queue that goes away",
+		.why_steering = "XPS maps every CPU to the queue on its own core or node; RPS and RFS off (each steered packet costs an IPI)",
+		.why_napi = "napi_defer_hard_irqs 2 and gro_flush_timeout 200 us: NAPI keeps polling briefly instead of re-arming the IRQ",
+	},
+	{
+		.name = "latency",
+		.summary = "lowest per-packet latency: a queue per local core, interrupt at once, RFS to the consuming CPU, busy polling",
+		.channels = NP_CHAN_LOCAL_CORES,
+		.rings = NP_RING_KEEP,
+		.adaptive = false,
+		.coal = latency_coal,
+		.n_coal = NP_ARRAY_SIZE(latency_coal),
+		.rps = NP_RPS_OFF,
+		.rfs_entries = 32768,
+		.napi = true,
+		.napi_defer_hard_irqs = 0,
+		.gro_flush_timeout = 0,
+		.busy_poll = 50,
+		.busy_read = 50,
+		.why_channels = "one queue per physical core on the NIC's NUMA node: no two flows' interrupts queue behind each other on one core",
+		.why_irq = "one IRQ per physical core, local node first, SMT siblings only when cores run out",
+		.why_coalesce = "adaptive off, rx-usecs 0 and rx-frames 1 (interrupt on the first packet), tx-usecs 8 and tx-frames 16 (completions only free buffers)",
+		.why_rings = "left as the driver set them: larger rings only add buffering (bufferbloat) and the driver's default is its tested size",
+		.why_rss = "the indirection table spread evenly over all queues",
+		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768, rps_flow_cnt shared over the queues) so a flow is processed where its socket is read; no RPS (an extra IPI hop)",
+		.why_napi = "no NAPI deferral (napi_defer_hard_irqs 0, gro_flush_timeout 0) and busy_poll/busy_read 50 us: sockets poll the queue instead of waiting for an IRQ",
+	},
+	{
+		.name = "throughput",
+		.summary = "most bytes per second: a queue per local core, large rings, adaptive moderation, RFS",
+		.channels = NP_CHAN_LOCAL_CORES,
+		.rings = NP_RING_MAX,
+		.adaptive = true,
+		.coal = throughput_coal,
+		.n_coal = NP_ARRAY_SIZE(throughput_coal),
+		.rps = NP_RPS_FEW_QUEUES,
+		.rfs_entries = 32768,
+		.napi = false,
+		.why_channels = "one queue per physical core on the NIC's NUMA node (as mlnx_tune does): parallel processing without crossing the interconnect",
+		.why_irq = "one IRQ per core, local node first, then remote, SMT siblings last",
+		.why_coalesce = "adaptive moderation where the driver has it, otherwise rx/tx-usecs 50 and rx/tx-frames 64",
+		.why_rings = "driver maximum: absorbs bursts at line rate without drops",
+		.why_rss = "the indirection table spread evenly over all queues",
+		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768); RPS over the local cores only when the NIC has fewer queues than local cores",
+		.why_napi = "left as they are",
+	},
+};
+
+size_t np_policy_count(void)
+{
+	return NP_ARRAY_SIZE(policies);
+}
+
+const struct np_policy *np_policy_at(size_t i)
+{
+	return i < NP_ARRAY_SIZE(policies) ? &policies[i] : NULL;
+}
+
+const char *np_policy_name(const struct np_policy *p)
+{
+	return p->name;
+}
+
+int np_policy_lookup(const char *name, const struct np_policy **ret, struct np_error *err)
+{
+	char names[128] = "";
+
+	for (size_t i = 0; i < NP_ARRAY_SIZE(policies); i++) {
+		if (!strcmp(policies[i].name, name)) {
+			*ret = &policies[i];
+			return 0;
+		}
+		if (i)
+			strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+		strncat(names, policies[i].name, sizeof(names) - strlen(names) - 1);
+	}
+	return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "unknown policy '%s' (valid: %s)", name,
+		      names);
+}
+
+int np_policies_to_json(struct json_object **ret)
+{
+	struct json_object *arr = json_object_new_array();
+
+	if (!arr)
+		return -ENOMEM;
+	for (size_t i = 0; i < NP_ARRAY_SIZE(policies); i++) {
+		const struct np_policy *p = &policies[i];
+		struct json_object *o = json_object_new_object(), *why = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(p->name));
+		json_object_object_add(o, "summary", json_object_new_string(p->summary));
+		json_object_object_add(why, "channels", json_object_new_string(p->why_channels));
+		json_object_object_add(why, "irq-affinity", json_object_new_string(p->why_irq));
+		json_object_object_add(why, "coalesce", json_object_new_string(p->why_coalesce));
+		json_object_object_add(why, "rings", json_object_new_string(p->why_rings));
+		json_object_object_add(why, "rss", json_object_new_string(p->why_rss));
+		json_object_object_add(why, "steering", json_object_new_string(p->why_steering));
+		json_object_object_add(why, "napi", json_object_new_string(p->why_napi));
+		json_object_object_add(o, "sets", why);
+		json_object_array_add(arr, o);
+	}
+	*ret = arr;
+	return 0;
+}

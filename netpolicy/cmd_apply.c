@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Applying a plan and reporting it: shared by set and reset. */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
+		     const struct np_apply_result *res, const struct np_error *err)
+{
+	int rc = NP_EXIT_OK;
+
+	if (res->recovered && !c->quiet)
+		fprintf(stderr, "netpolicy: %s: rolled back an interrupted earlier run first\n",
+			c->device);
+	if (r < 0) {
+		char buf[600];
+
+		np_error_format(err, buf, sizeof(buf));
+		if (err->step >= 0)
+			fprintf(stderr, "netpolicy: %s: step %d: %s\n", c->device, err->step, buf);
+		else
+			fprintf(stderr, "netpolicy: %s: %s\n", c->device, buf);
+		if (res->rollback_incomplete) {
+			fprintf(stderr, "netpolicy: %s: rollback incomplete: %s; the journal is kept, "
+				"'netpolicy %s reset' retries\n", c->device, res->rollback_msg, c->device);
+			rc = NP_EXIT_ROLLBACK_FAILED;
+		} else if (res->rolled_back) {
+			fprintf(stderr, "netpolicy: %s: rolled back, the device is as it was\n", c->device);
+			rc = NP_EXIT_ROLLED_BACK;
+		} else {
+			rc = err->phase == NP_PHASE_INPUT ? NP_EXIT_USAGE : NP_EXIT_ERROR;
+		}
+	}
+	if (c->json) {
+		json_object_object_add(plan_json, "dry_run", json_object_new_boolean(0));
+		json_object_object_add(plan_json, "changed", json_object_new_boolean(res->changed));
+		json_object_object_add(plan_json, "writes", json_object_new_int64(res->n_writes));
+		json_object_object_add(plan_json, "rolled_back", json_object_new_boolean(res->rolled_back));
+		if (res->notes[0])
+			json_object_object_add(plan_json, "rounded", json_object_new_string(res->notes));
+		if (r < 0) {
+			char buf[600];
+
+			np_error_format(err, buf, sizeof(buf));
+			json_object_object_add(plan_json, "error", json_object_new_string(buf));
+		}
+		cli_print_json(plan_json);
+	} else if (!c->quiet && r >= 0) {
+		if (!res->changed)
+			printf("%s: no changes\n", c->device);
+		else
+			render_plan(stdout, plan_json);
+		if (res->notes[0])
+			printf("note: %s\n", res->notes);
+	}
+	return rc;
+}
+
+int cli_apply(struct cli *c, const struct np_plan *plan)
+{
+	struct np_apply_result res;
+	struct json_object *obj = NULL;
+	struct np_error err;
+	int r, rc;
+
+	np_error_clear(&err);
+	if (np_plan_to_json(plan, &obj) < 0) {
+		fprintf(stderr, "netpolicy: out of memory\n");
+		return NP_EXIT_ERROR;
+	}
+	r = np_apply(c->ctx, plan, c->confirm ? NP_APPLY_TENTATIVE : 0, &res, &err);
+	if (r >= 0 && c->confirm && res.changed) {
+		if (cli_spawn_watchdog(c, res.token) < 0) {
+			/* Without a watchdog the promise cannot be kept: undo now. */
+			struct np_apply_result undo;
+
+			np_revert_tentative(c->ctx, c->device, res.token, &undo, &err);
+			fprintf(stderr, "netpolicy: %s: cannot start the --confirm watchdog; "
+				"change rolled back\n", c->device);
+			json_object_put(obj);
+			return NP_EXIT_ROLLED_BACK;
+		}
+		json_object_object_add(obj, "confirm_within", json_object_new_int(c->confirm));
+		if (!c->json && !c->quiet)
+			fprintf(stderr, "netpolicy: %s: tentative: run 'netpolicy %s confirm' within %d s "
+				"or it is rolled back\n", c->device, c->device, c->confirm);
+	}
+	rc = cli_apply_report(c, obj, r, &res, &err);
+	json_object_put(obj);
+	return rc;
+}
+
+int cmd_reset(struct cli *c)
+{
+	struct np_apply_result res;
+	struct json_object *obj = NULL;
+	struct np_plan *plan = NULL;
+	struct np_error err;
+	int r, rc;
+
+	if (c->argc > 0)
+		return cli_usage_error("reset: unexpected argument '%s'", c->argv[0]);
+	np_error_clear(&err);
+	r = np_reset_plan(c->ctx, c->device, &plan, &err);
+	if (r == -ENOENT) {
+		/* Nothing saved: the device is as netpolicy found it. */
+		if (c->json) {
+			obj = json_object_new_object();
+			json_object_object_add(obj, "ifname", json_object_new_string(c->device));
+			json_object_object_add(obj, "dry_run", json_object_new_boolean(c->dry_run));
+			json_object_object_add(obj, "changed", json_object_new_boolean(0));
+			json_object_object_add(obj, "steps", json_object_new_array());
+			cli_print_json(obj);
+			json_object_put(obj);
+		} else if (!c->quiet) {
+			printf("%s: no changes (netpolicy has not changed this device)\n", c->device);
+		}
+		return NP_EXIT_OK;
+	}
+	if (r < 0)
+		return cli_fail(c, &err);
+	if (np_plan_to_json(plan, &obj) < 0) {
+		np_plan_free(plan);
+		return NP_EXIT_ERROR;
+	}
+	json_object_object_add(obj, "policy", json_object_new_string("reset"));
+	if (c->dry_run) {
+		json_object_object_add(obj, "dry_run", json_object_new_boolean(1));
+		json_object_object_add(obj, "changed", json_object_new_boolean(0));
+		if (c->json)
+			cli_print_json(obj);
+		else if (!c->quiet)
+			render_plan(stdout, obj);
+		rc = NP_EXIT_OK;
+	} else {
+		r = np_reset(c->ctx, c->device, 0, &res, &err);
+		rc = cli_apply_report(c, obj, r, &res, &err);
+	}
+	json_object_put(obj);
+	np_plan_free(plan);
+	return rc;
+}

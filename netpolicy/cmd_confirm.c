@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * set --confirm SECONDS: apply, then undo unless `netpolicy DEVICE confirm`
+ * comes in time.  The undo must not depend on the invoking process: an
+ * admin's SSH session may die with the link this very change broke.  So a
+ * watchdog is a fresh netpolicy process in its own session, detached from
+ * the terminal, that sleeps and then asks the library to revert.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_spawn_watchdog(struct cli *c, unsigned long long token)
+{
+	char tok[24], secs[16];
+	const char *argv[16];
+	int n = 0, status;
+	pid_t pid;
+
+	snprintf(tok, sizeof(tok), "%llu", token);
+	snprintf(secs, sizeof(secs), "%d", c->confirm);
+	argv[n++] = "netpolicy";
+	argv[n++] = "--state-dir";
+	argv[n++] = c->state_dir;
+	if (c->model) {
+		argv[n++] = "--model";
+		argv[n++] = c->model;
+	}
+	argv[n++] = c->device;
+	argv[n++] = "__revert";
+	argv[n++] = tok;
+	argv[n++] = secs;
+	argv[n] = NULL;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int fd;
+
+		/* Double fork: the watchdog is re-parented to init and leads
+		 * no session a hangup could reach. */
+		if (setsid() < 0)
+			_exit(1);
+		signal(SIGHUP, SIG_IGN);
+		pid = fork();
+		if (pid != 0)
+			_exit(pid < 0 ? 1 : 0);
+		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv("/proc/self/exe", (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -ECHILD;
+	return 0;
+}
+
+/* The watchdog: netpolicy DEVICE __revert TOKEN SECONDS */
+int cmd_revert(struct cli *c)
+{
+	struct np_apply_result res;
+	struct np_error err;
+	struct timespec ts;
+	unsigned long long token;
+	char *end;
+	long secs;
+
+	if (c->argc != 2)
+		return NP_EXIT_USAGE;
+	token = strtoull(c->argv[0], &end, 10);
+	if (*end)
+		return NP_EXIT_USAGE;
+	secs = strtol(c->argv[1], &end, 10);
+	if (*end || secs < 0)
+		return NP_EXIT_USAGE;
+	ts.tv_sec = secs;
+	ts.tv_nsec = 0;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	np_error_clear(&err);
+	if (np_revert_tentative(c->ctx, c->device, token, &res, &err) < 0)
+		return res.rollback_incomplete ? NP_EXIT_ROLLBACK_FAILED : NP_EXIT_ERROR;
+	return NP_EXIT_OK;
+}
+
+int cmd_confirm(struct cli *c)
+{
+	struct np_error err;
+
+	if (c->argc > 0)
+		return cli_usage_error("confirm: unexpected argument '%s'", c->argv[0]);
+	np_error_clear(&err);
+	if (np_confirm(c->ctx, c->device, &err) < 0)
+		return cli_fail(c, &err);
+	if (c->json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "ifname", json_object_new_string(c->device));
+		json_object_object_add(o, "confirmed", json_object_new_boolean(1));
+		json_object_object_add(o, "changed", json_object_new_boolean(0));
+		cli_print_json(o);
+		json_object_put(o);
+	} else if (!c->quiet) {
+		printf("%s: confirmed\n", c->device);
+	}
+	return NP_EXIT_OK;
+}

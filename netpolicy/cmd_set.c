@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* netpolicy DEVICE set POLICY: plan, then apply (or only print with --dry-run). */
+#include "cli.h"
+
+int cmd_set(struct cli *c)
+{
+	const struct np_policy *policy;
+	struct np_plan_opts opts = { .cpus = c->cpus };
+	struct np_state *st = NULL;
+	struct np_plan *plan = NULL;
+	struct json_object *obj = NULL;
+	struct np_error err;
+	int rc;
+
+	if (c->argc < 1)
+		return cli_usage_error("set: which policy? (see 'netpolicy policies')");
+	if (c->argc > 1)
+		return cli_usage_error("set: unexpected argument '%s'", c->argv[1]);
+	np_error_clear(&err);
+	if (np_policy_lookup(c->argv[0], &policy, &err) < 0)
+		return cli_fail(c, &err);
+	if (np_discover(c->ctx, c->device, &st, &err) < 0 ||
+	    np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0) {
+		rc = cli_fail(c, &err);
+		goto out;
+	}
+	if (!c->dry_run) {
+		rc = cli_apply(c, plan);
+		goto out;
+	}
+	if (np_plan_to_json(plan, &obj) < 0) {
+		fprintf(stderr, "netpolicy: out of memory\n");
+		rc = NP_EXIT_ERROR;
+		goto out;
+	}
+	json_object_object_add(obj, "dry_run", json_object_new_boolean(1));
+	json_object_object_add(obj, "changed", json_object_new_boolean(0));
+	if (c->json)
+		cli_print_json(obj);
+	else if (!c->quiet)
+		render_plan(stdout, obj);
+	rc = NP_EXIT_OK;
+out:
+	json_object_put(obj);
+	np_plan_free(plan);
+	np_state_free(st);
+	return rc;
+}
+
+/* netpolicy DEVICE check [POLICY]: does the device match its plan? */
+int cmd_check(struct cli *c)
+{
+	const struct np_policy *policy;
+	struct np_plan_opts opts = { .cpus = c->cpus };
+	struct np_state *st = NULL;
+	struct np_plan *plan = NULL;
+	struct json_object *obj = NULL;
+	struct np_error err;
+	struct np_active active;
+	const char *name;
+	int rc;
+
+	if (c->argc > 1)
+		return cli_usage_error("check: unexpected argument '%s'", c->argv[1]);
+	np_error_clear(&err);
+	if (c->argc == 1) {
+		name = c->argv[0];
+	} else {
+		if (np_active_policy(c->ctx, c->device, &active, &err) < 0)
+			return cli_fail(c, &err);
+		if (!active.policy[0]) {
+			fprintf(stderr, "netpolicy: %s: no policy applied by netpolicy; name one: "
+				"'netpolicy %s check POLICY'\n", c->device, c->device);
+			return NP_EXIT_USAGE;
+		}
+		name = active.policy;
+		if (!opts.cpus && active.cpus[0])
+			opts.cpus = active.cpus;
+	}
+	if (np_policy_lookup(name, &policy, &err) < 0)
+		return cli_fail(c, &err);
+	if (np_discover(c->ctx, c->device, &st, &err) < 0 ||
+	    np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0) {
+		rc = cli_fail(c, &err);
+		goto out;
+	}
+	rc = np_plan_n_steps(plan) ? NP_EXIT_DRIFT : NP_EXIT_OK;
+	if (np_plan_to_json(plan, &obj) < 0) {
+		rc = NP_EXIT_ERROR;
+		goto out;
+	}
+	json_object_object_add(obj, "drift", json_object_new_boolean(rc == NP_EXIT_DRIFT));
+	if (c->json)
+		cli_print_json(obj);
+	else if (!c->quiet && rc == NP_EXIT_DRIFT)
+		render_plan(stdout, obj);
+	else if (!c->quiet)
+		printf("%s: matches policy %s\n", c->device, name);
+out:
+	json_object_put(obj);
+	np_plan_free(plan);
+	np_state_free(st);
+	return rc;
+}

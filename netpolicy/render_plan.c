@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A plan as a diff: one line per change, "knob: what before -> after". */
+#include "cli.h"
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static const char *str(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+void render_plan(FILE *out, struct json_object *plan)
+{
+	struct json_object *steps = get(plan, "steps"), *notes = get(plan, "notes");
+	size_t nsteps = steps ? json_object_array_length(steps) : 0;
+	size_t nnotes = notes ? json_object_array_length(notes) : 0;
+
+	if (!nsteps)
+		fprintf(out, "%s: %s: no changes\n", str(plan, "ifname"), str(plan, "policy"));
+	else
+		fprintf(out, "%s: %s: %lld changes in %zu steps\n", str(plan, "ifname"),
+			str(plan, "policy"), (long long)json_object_get_int64(get(plan, "n_changes")),
+			nsteps);
+	for (size_t i = 0; i < nsteps; i++) {
+		struct json_object *s = json_object_array_get_idx(steps, i);
+		struct json_object *ch = get(s, "changes");
+
+		for (size_t k = 0; ch && k < json_object_array_length(ch); k++) {
+			struct json_object *c = json_object_array_get_idx(ch, k);
+
+			fprintf(out, "  %s: %s %s -> %s\n", str(s, "knob"), str(c, "what"),
+				str(c, "before"), str(c, "after"));
+		}
+	}
+	if (nnotes)
+		fputs("notes:\n", out);
+	for (size_t i = 0; i < nnotes; i++) {
+		struct json_object *n = json_object_array_get_idx(notes, i);
+
+		fprintf(out, "  %s: %s\n", str(n, "knob"), str(n, "note"));
+	}
+}

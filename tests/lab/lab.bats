@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# Real drivers in a QEMU guest (tests/lab/README.md).  Each test boots Debian's
+# 6.1 kernel under TCG (~5 s to a shell) and runs one script of tests/lab/guest/
+# there; the guest's TAP lines are shown when a test fails.  Needs root and the
+# lab (`lab.sh can-run`); skips with the reason otherwise.
+
+NP_SRCDIR=${NP_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
+NETPOLICY=${NETPOLICY:-${NP_BUILDDIR:-$NP_SRCDIR}/netpolicy/netpolicy}
+LAB=$NP_SRCDIR/tests/lab/lab.sh
+GUEST=$NP_SRCDIR/tests/lab/guest
+
+# bats 1.8 cannot skip from setup_file: it leaves the reason for setup()
+setup_file() {
+	export LAB_SKIP= LAB_BROKEN=
+	if [ "$(id -u)" != 0 ]; then
+		LAB_SKIP="lab tests need root"
+	elif ! LAB_SKIP=$("$LAB" can-run); then
+		:
+	elif ! LAB_BROKEN=$("$LAB" build 2>&1); then
+		LAB_SKIP= LAB_BROKEN="lab.sh build failed: $LAB_BROKEN"
+	else
+		LAB_SKIP= LAB_BROKEN=
+	fi
+}
+
+setup() {
+	[ -z "$LAB_SKIP" ] || skip "$LAB_SKIP"
+	if [ -n "$LAB_BROKEN" ]; then
+		echo "$LAB_BROKEN"
+		return 1
+	fi
+}
+
+need_netpolicy() {
+	[ -x "$NETPOLICY" ] || skip "$NETPOLICY not built"
+}
+
+# guest SCRIPT LAB-RUN-OPTIONS...: boot, run tests/lab/guest/SCRIPT, pass if it does
+guest() {
+	local script=$1 bin=()
+	shift
+	[ -x "$NETPOLICY" ] && bin=(-b "$NETPOLICY")
+	run "$LAB" run -t "${NP_LAB_TIMEOUT:-300}" "${bin[@]}" "$@" "$GUEST/$script"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lab: the guest has its kernel, drivers and tools" {
+	guest smoke.sh -n virtio-rss:4 -n e1000e
+}
+
+@test "netdevsim: show --json agrees with ethtool and sysfs" {
+	need_netpolicy
+	guest show-netdevsim.sh
+}
+
+@test "virtio-net mq+RSS: show --json agrees with ethtool, /proc/irq and sysfs" {
+	need_netpolicy
+	guest show-virtio.sh -n virtio-rss:4
+}
+
+@test "e1000e: show --json agrees with ethtool, /proc/irq and sysfs" {
+	need_netpolicy
+	guest show-e1000e.sh -n e1000e
+}
