@@ -18,13 +18,13 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)" },
-	{ "set", true, cmd_set, "dry-run cpus confirm", "plan POLICY for DEVICE and apply it atomically" },
-	{ "reset", true, cmd_reset, "dry-run", "return DEVICE to its state before netpolicy changed it" },
-	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply" },
+	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)", false },
+	{ "set", true, cmd_set, "dry-run cpus confirm", "plan POLICY for DEVICE and apply it atomically", false },
+	{ "reset", true, cmd_reset, "dry-run", "return DEVICE to its state before netpolicy changed it", false },
+	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply", false },
 	{ "__revert", true, cmd_revert, "", "the --confirm watchdog", true },
-	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not" },
-	{ "policies", false, cmd_policies, "", "what each policy sets and why" },
+	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false },
+	{ "policies", false, cmd_policies, "", "what each policy sets and why", false },
 };
 
 static void usage(FILE *out)
