@@ -1,0 +1,51 @@
+# Shared by every bats file: where things are, temp dirs, namespaces.
+NETPOLICY=${NETPOLICY:-$NP_BUILDDIR/netpolicy/netpolicy}
+NP_SRCDIR=${NP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+FIXTURES=$NP_SRCDIR/tests/fixtures
+
+np_tmpdir() {
+	NP_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/netpolicy.XXXXXX")
+	STATE_DIR=$NP_TMP/state
+}
+
+np_cleanup_tmp() {
+	[ -n "${NP_TMP:-}" ] && rm -rf "$NP_TMP"
+}
+
+# A private copy of a fixture model (the sim backend saves changes into it).
+np_model() {
+	cp "$FIXTURES/models/$1.json" "$NP_TMP/$1.json"
+	MODEL=$NP_TMP/$1.json
+}
+
+# netpolicy against the simulated machine in $MODEL with a private state dir
+npsim() {
+	"$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$@"
+}
+
+require_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
+}
+
+# A veth pair v0/v1 with $2 queues in a fresh namespace; sets NS.
+np_netns_veth() {
+	local q=${1:-8}
+	require_root
+	command -v ip >/dev/null || skip "iproute2 not installed"
+	NS=np-test-$$-$RANDOM
+	ip netns add "$NS" || skip "cannot create a network namespace"
+	ip -n "$NS" link add v0 numtxqueues "$q" numrxqueues "$q" type veth \
+		peer name v1 numtxqueues "$q" numrxqueues "$q"
+	ip -n "$NS" link set v0 up
+	ip -n "$NS" link set v1 up
+}
+
+np_netns_cleanup() {
+	[ -n "${NS:-}" ] && ip netns del "$NS" 2>/dev/null
+	NS=
+}
+
+# netpolicy inside the namespace (its own /sys), private state dir
+npns() {
+	ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" "$@"
+}

@@ -26,15 +26,33 @@ static const char *hex(const struct np_cpumask *m, unsigned nbits)
 	return buf;
 }
 
+/* Test names must stay on one TAP line. */
+static const char *esc(const char *s)
+{
+	static char buf[128];
+	size_t o = 0;
+
+	for (; *s && o + 3 < sizeof(buf); s++) {
+		if (*s == '\n') {
+			buf[o++] = '\\';
+			buf[o++] = 'n';
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 /* parse_list then format_list gives `want` */
 static void list_rt(const char *in, const char *want)
 {
 	struct np_cpumask m;
 	int r = np_cpumask_parse_list(in, &m);
 
-	is_int(r, 0, "parse_list '%s'", in);
+	is_int(r, 0, "parse_list '%s'", esc(in));
 	if (!r)
-		is_str(list(&m), want, "format_list of '%s'", in);
+		is_str(list(&m), want, "format_list of '%s'", esc(in));
 }
 
 static void hex_rt(const char *in, unsigned nbits, const char *want_list, const char *want_hex)
@@ -42,11 +60,11 @@ static void hex_rt(const char *in, unsigned nbits, const char *want_list, const 
 	struct np_cpumask m, back;
 	int r = np_cpumask_parse_hex(in, &m);
 
-	is_int(r, 0, "parse_hex '%s'", in);
+	is_int(r, 0, "parse_hex '%s'", esc(in));
 	if (r)
 		return;
-	is_str(list(&m), want_list, "parse_hex '%s' as list", in);
-	is_str(hex(&m, nbits), want_hex, "format_hex(%u) of '%s'", nbits, in);
+	is_str(list(&m), want_list, "parse_hex '%s' as list", esc(in));
+	is_str(hex(&m, nbits), want_hex, "format_hex(%u) of '%s'", nbits, esc(in));
 	r = np_cpumask_parse_hex(hex(&m, nbits), &back);
 	ok(!r && np_cpumask_equal(&m, &back), "format_hex '%s' parses back", want_hex);
 }
