@@ -216,6 +216,14 @@ static void rollback(struct engine *e, struct np_state **cur, const struct np_st
 	e->res->rolled_back = true;
 	np_log(e->ctx, NP_LOG_INFO, "%s: rolling back", e->ifname);
 	r = rediscover(e, cur, NP_PHASE_ROLLBACK, &rerr);
+	if (r == -ENODEV) {
+		/* Gone: there is nothing to restore, and a journal kept for a
+		 * later device of the same name would be applied to the wrong
+		 * device. */
+		e->res->vanished = true;
+		e->res->rolled_back = false;
+		return;
+	}
 	if (r >= 0)
 		r = converge(e, cur, before, NP_PHASE_ROLLBACK, &rerr);
 	if (r >= 0)
@@ -253,7 +261,7 @@ static int run(struct engine *e, int dirfd, struct np_state **cur, const struct 
 	else
 		e->res->changed = e->res->n_writes > 0;
 	/* An incomplete rollback keeps the journal: the next run retries it. */
-	np_journal_end(e->journal, e->res->rollback_incomplete);
+	np_journal_end(e->journal, e->res->rollback_incomplete && !e->res->vanished);
 	e->journal = NULL;
 out:
 	np_state_free(before);
@@ -307,6 +315,20 @@ static int recover_locked(struct engine *e, int dirfd, struct np_error *err)
 	       "%s: an earlier netpolicy run was interrupted %s; rolling it back", e->ifname, last);
 	e->res->recovered = true;
 	r = rediscover(e, &cur, NP_PHASE_ROLLBACK, err);
+	if (r == -ENODEV || (r >= 0 && cur->dev.ifindex != before->dev.ifindex)) {
+		/* The device the journal was written for is gone (a device
+		 * with its name now may be another one): drop the journal. */
+		char file[IFNAMSIZ + 16];
+
+		np_log(e->ctx, NP_LOG_WARNING, "%s: the interrupted run's device is gone; "
+		       "dropping its journal", e->ifname);
+		snprintf(file, sizeof(file), "%s.journal", e->ifname);
+		np_file_remove(dirfd, file);
+		np_error_clear(err);
+		e->res->recovered = false;
+		r = r == -ENODEV ? np_err(err, -ENODEV, NP_PHASE_DISCOVER, NULL, "no such device") : 0;
+		goto out;
+	}
 	if (r >= 0)
 		r = converge(e, &cur, before, NP_PHASE_ROLLBACK, err);
 	if (r >= 0)
@@ -320,6 +342,7 @@ static int recover_locked(struct engine *e, int dirfd, struct np_error *err)
 		e->res->rollback_incomplete = true;
 		np_error_format(err, e->res->rollback_msg, sizeof(e->res->rollback_msg));
 	}
+out:
 	np_state_free(before);
 	np_state_free(cur);
 	return r;
@@ -335,6 +358,40 @@ int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *r
 	if (r >= 0)
 		r = recover_locked(&e, dirfd, err);
 	engine_stop(dirfd, lockfd);
+	return r;
+}
+
+/* IFNAME.tentative: {"token":N,"policy":"previous record","before":state} */
+static int tentative_save(int dirfd, const char *ifname, const struct np_state *before,
+			  struct np_apply_result *res, struct np_error *err)
+{
+	struct json_object *obj, *st;
+	char file[IFNAMSIZ + 16], prev[320] = "";
+	unsigned long long token = 0;
+	int fd, r;
+
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, &token, sizeof(token)) != (ssize_t)sizeof(token)) {
+		if (fd >= 0)
+			close(fd);
+		return np_err(err, -EIO, NP_PHASE_APPLY, NULL, "cannot read /dev/urandom");
+	}
+	close(fd);
+	token &= (1ULL << 53) - 1;	/* exact in JSON numbers */
+	snprintf(file, sizeof(file), "%s.policy", ifname);
+	if (np_read_file_at(dirfd, file, prev, sizeof(prev)) < 0)
+		prev[0] = '\0';
+	if (np_state_to_json(before, &st) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	obj = json_object_new_object();
+	json_object_object_add(obj, "token", json_object_new_int64((int64_t)token));
+	json_object_object_add(obj, "policy", json_object_new_string(prev));
+	json_object_object_add(obj, "before", st);
+	snprintf(file, sizeof(file), "%s.tentative", ifname);
+	r = np_text_save(dirfd, file, json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN), err);
+	json_object_put(obj);
+	if (r >= 0)
+		res->token = token;
 	return r;
 }
 
@@ -405,40 +462,6 @@ record:
 out:
 	np_state_free(cur);
 	engine_stop(dirfd, lockfd);
-	return r;
-}
-
-/* IFNAME.tentative: {"token":N,"policy":"previous record","before":state} */
-static int tentative_save(int dirfd, const char *ifname, const struct np_state *before,
-			  struct np_apply_result *res, struct np_error *err)
-{
-	struct json_object *obj, *st;
-	char file[IFNAMSIZ + 16], prev[320] = "";
-	unsigned long long token = 0;
-	int fd, r;
-
-	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || read(fd, &token, sizeof(token)) != (ssize_t)sizeof(token)) {
-		if (fd >= 0)
-			close(fd);
-		return np_err(err, -EIO, NP_PHASE_APPLY, NULL, "cannot read /dev/urandom");
-	}
-	close(fd);
-	token &= (1ULL << 53) - 1;	/* exact in JSON numbers */
-	snprintf(file, sizeof(file), "%s.policy", ifname);
-	if (np_read_file_at(dirfd, file, prev, sizeof(prev)) < 0)
-		prev[0] = '\0';
-	if (np_state_to_json(before, &st) < 0)
-		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
-	obj = json_object_new_object();
-	json_object_object_add(obj, "token", json_object_new_int64((int64_t)token));
-	json_object_object_add(obj, "policy", json_object_new_string(prev));
-	json_object_object_add(obj, "before", st);
-	snprintf(file, sizeof(file), "%s.tentative", ifname);
-	r = np_text_save(dirfd, file, json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN), err);
-	json_object_put(obj);
-	if (r >= 0)
-		res->token = token;
 	return r;
 }
 

@@ -21,7 +21,11 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 			fprintf(stderr, "netpolicy: %s: step %d: %s\n", c->device, err->step, buf);
 		else
 			fprintf(stderr, "netpolicy: %s: %s\n", c->device, buf);
-		if (res->rollback_incomplete) {
+		if (res->vanished) {
+			fprintf(stderr, "netpolicy: %s: the device disappeared during the change; "
+				"nothing is left to roll back\n", c->device);
+			rc = NP_EXIT_ERROR;
+		} else if (res->rollback_incomplete) {
 			fprintf(stderr, "netpolicy: %s: rollback incomplete: %s; the journal is kept, "
 				"'netpolicy %s reset' retries\n", c->device, res->rollback_msg, c->device);
 			rc = NP_EXIT_ROLLBACK_FAILED;

@@ -114,7 +114,11 @@ static void render_rss(FILE *out, struct json_object *dev)
 		return;
 	indir = get(rss, "indir");
 	n = indir ? json_object_array_length(indir) : 0;
-	fprintf(out, "%zu-entry table, hash %s, key %s", n, or_none(str(rss, "hfunc")),
+	if (n)
+		fprintf(out, "%zu-entry table", n);
+	else
+		fputs("no indirection table", out);
+	fprintf(out, ", hash %s, key %s", or_none(str(rss, "hfunc")),
 		str(rss, "key") && *str(rss, "key") ? "set" : "none");
 	/* The table itself is long; what an admin wants is the spread. */
 	for (size_t i = 0; i < n; i++) {

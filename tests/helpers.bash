@@ -49,3 +49,26 @@ np_netns_cleanup() {
 npns() {
 	ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" "$@"
 }
+
+# "00000000,0000000f" (a sysfs mask) -> "0-3" (a cpulist), independently of
+# netpolicy's own parser, so tests compare against the kernel's words.
+hex2list() {
+	local hex=${1//,/} bits=() i n c out="" start=-1 prev=-1
+	hex=${hex,,}
+	n=${#hex}
+	for ((i = 0; i < n; i++)); do
+		c=$((16#${hex:n-1-i:1}))
+		bits+=($((c & 1)) $(((c >> 1) & 1)) $(((c >> 2) & 1)) $(((c >> 3) & 1)))
+	done
+	for ((i = 0; i <= ${#bits[@]}; i++)); do
+		if [ "${bits[i]:-0}" = 1 ]; then
+			[ $start -lt 0 ] && start=$i
+			prev=$i
+		elif [ $start -ge 0 ]; then
+			out+="${out:+,}$start"
+			[ $prev -gt $start ] && out+="-$prev"
+			start=-1
+		fi
+	done
+	echo "$out"
+}

@@ -113,6 +113,7 @@ struct np_apply_result {
 	bool rollback_incomplete;	/* ... but the device still differs (journal kept) */
 	char rollback_msg[256];		/* what still differs, when incomplete */
 	bool recovered;			/* an interrupted earlier apply was rolled back first */
+	bool vanished;			/* the device disappeared: nothing left to roll back */
 	char notes[512];		/* values the driver rounded, "; "-separated */
 	unsigned long long token;	/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
 };

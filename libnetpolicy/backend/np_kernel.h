@@ -34,6 +34,8 @@ int np_ioctl_set_rings(const char *ifname, const struct np_rings *want);
 int np_ioctl_read_coalesce(const char *ifname, struct np_coalesce *ret);
 int np_ioctl_set_coalesce(const char *ifname, const struct np_coalesce *want, uint32_t fields);
 int np_ioctl_read_rss(const char *ifname, struct np_rss *ret);
+/* ETHTOOL_GRXRINGS: the queues RSS may spread over (netlink has no op for it). */
+int np_ioctl_read_rx_rings(const char *ifname, uint32_t *ret);
 int np_ioctl_set_rss_indir(const char *ifname, const uint32_t *indir, uint32_t n);
 int np_ioctl_read_drvinfo(const char *ifname, char *driver, size_t dlen, char *bus, size_t blen);
 

@@ -1,1 +1,364 @@
-/* placeholder: being written */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Per-device and per-queue sysfs files, and the net.core sysctls, below
+ * rootfd.  A file that is missing or refuses to be read is recorded in the
+ * knob's err, never a failure of the whole discovery. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "np_kernel.h"
+
+/* 2048 bits in 32-bit groups: 64 * 9 characters. */
+#define MASK_LEN 1024
+#define LIST_LEN 16384
+
+static int devpath(char *buf, size_t len, const char *ifname, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int devpath(char *buf, size_t len, const char *ifname, const char *fmt, ...)
+{
+	va_list ap;
+	int n, m;
+
+	n = snprintf(buf, len, "sys/class/net/%s/", ifname);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - (size_t)n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int read_hex(int rootfd, const char *path, struct np_cpumask *ret)
+{
+	char buf[MASK_LEN];
+	int r;
+
+	r = np_read_file_at(rootfd, path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	return np_cpumask_parse_hex(buf, ret);
+}
+
+static int read_int(int rootfd, const char *path, int *ret)
+{
+	char buf[32], *end;
+	long v;
+	int r;
+
+	r = np_read_file_at(rootfd, path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || *end || v < -1 || v > 1 << 20)
+		return -EINVAL;
+	*ret = (int)v;
+	return 0;
+}
+
+/* Last path component of a symlink ("../../../virtio2" -> "virtio2"). */
+static int link_name(int rootfd, const char *path, char *buf, size_t len)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	n = readlinkat(rootfd, path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) >= len)
+		return -ENAMETOOLONG;
+	strcpy(buf, base);
+	return 0;
+}
+
+static bool read_local_cpus(int rootfd, const char *ifname, const char *where,
+			    struct np_cpumask *ret)
+{
+	char path[128], *buf;
+	bool ok = false;
+
+	if (devpath(path, sizeof(path), ifname, "%s/local_cpulist", where) < 0)
+		return false;
+	buf = malloc(LIST_LEN);
+	if (buf && np_read_file_at(rootfd, path, buf, LIST_LEN) >= 0)
+		ok = !np_cpumask_parse_list(buf, ret);
+	free(buf);
+	return ok;
+}
+
+/* The bus device: "device/", or for virtio (no PCI attributes of its own)
+ * the PCI function above it, "device/../".  Local CPUs that are offline
+ * are of no use; none at all means "anywhere". */
+static void read_numa(int rootfd, struct np_dev *dev, const struct np_topology *topo)
+{
+	static const char *const where[] = { "device", "device/.." };
+	struct np_cpumask m;
+	char path[128];
+	int node = -1;
+
+	np_cpumask_zero(&dev->local_cpus);
+	for (size_t i = 0; i < NP_ARRAY_SIZE(where); i++) {
+		if (devpath(path, sizeof(path), dev->ifname, "%s/numa_node", where[i]) < 0 ||
+		    read_int(rootfd, path, &node) == -ENOENT)
+			continue;
+		if (read_local_cpus(rootfd, dev->ifname, where[i], &m)) {
+			if (topo)
+				np_cpumask_and(&m, &m, &topo->online);
+			dev->local_cpus = m;
+		}
+		break;
+	}
+	dev->numa_node = node < 0 ? -1 : node;
+	if (np_cpumask_empty(&dev->local_cpus) && topo)
+		dev->local_cpus = topo->online;
+}
+
+/* What ethtool's drvinfo would say, for trees ethtool cannot see
+ * (fixtures); the ethtool reading wins when there is one. */
+static void read_driver(int rootfd, struct np_dev *dev)
+{
+	char path[128], sub[32] = "", target[PATH_MAX];
+	ssize_t n;
+
+	if (!dev->driver[0] &&
+	    !devpath(path, sizeof(path), dev->ifname, "device/driver"))
+		(void)link_name(rootfd, path, dev->driver, sizeof(dev->driver));
+	if (dev->bus_info[0] || devpath(path, sizeof(path), dev->ifname, "device") < 0)
+		return;
+	if (!devpath(path, sizeof(path), dev->ifname, "device/subsystem"))
+		(void)link_name(rootfd, path, sub, sizeof(sub));
+	if (strcmp(sub, "virtio") != 0) {
+		if (!devpath(path, sizeof(path), dev->ifname, "device"))
+			(void)link_name(rootfd, path, dev->bus_info, sizeof(dev->bus_info));
+		return;
+	}
+	/* virtio_net reports the PCI function: the directory above virtioN in
+	 * the class link ".../0000:00:03.0/virtio2/net/eth0". */
+	snprintf(path, sizeof(path), "sys/class/net/%s", dev->ifname);
+	n = readlinkat(rootfd, path, target, sizeof(target) - 1);
+	if (n < 0)
+		return;
+	target[n] = '\0';
+	for (int i = 0; i < 4; i++) {
+		char *slash = strrchr(target, '/');
+
+		if (!slash)
+			return;
+		if (i < 3)
+			*slash = '\0';
+		else if (strlen(slash + 1) < sizeof(dev->bus_info))
+			strcpy(dev->bus_info, slash + 1);
+	}
+}
+
+/* rx-N and tx-N in queues/: the real queue counts (highest N + 1). */
+static int count_queues(int rootfd, const char *ifname, unsigned *n_rx, unsigned *n_tx)
+{
+	char path[128];
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	*n_rx = *n_tx = 0;
+	if (devpath(path, sizeof(path), ifname, "queues") < 0)
+		return -ENAMETOOLONG;
+	fd = openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		unsigned q;
+		char kind[3], tail;
+
+		if (sscanf(de->d_name, "%2[rtx]-%u%c", kind, &q, &tail) != 2 || q >= 1u << 16)
+			continue;
+		if (!strcmp(kind, "rx") && q + 1 > *n_rx)
+			*n_rx = q + 1;
+		else if (!strcmp(kind, "tx") && q + 1 > *n_tx)
+			*n_tx = q + 1;
+	}
+	closedir(d);
+	return 0;
+}
+
+static void read_rxq(int rootfd, const char *ifname, unsigned q, struct np_rxq *rx)
+{
+	char path[128];
+
+	rx->rps_err = devpath(path, sizeof(path), ifname, "queues/rx-%u/rps_cpus", q);
+	if (!rx->rps_err)
+		rx->rps_err = read_hex(rootfd, path, &rx->rps_cpus);
+	rx->flow_err = devpath(path, sizeof(path), ifname, "queues/rx-%u/rps_flow_cnt", q);
+	if (!rx->flow_err)
+		rx->flow_err = np_read_u32_at(rootfd, path, &rx->rps_flow_cnt);
+}
+
+/* xps_cpus answers ENOENT on single-queue devices: recorded, not fatal. */
+static void read_txq(int rootfd, const char *ifname, unsigned q, struct np_txq *tx)
+{
+	char path[128];
+
+	tx->xps_err = devpath(path, sizeof(path), ifname, "queues/tx-%u/xps_cpus", q);
+	if (!tx->xps_err)
+		tx->xps_err = read_hex(rootfd, path, &tx->xps_cpus);
+	tx->xps_rxqs_err = devpath(path, sizeof(path), ifname, "queues/tx-%u/xps_rxqs", q);
+	if (!tx->xps_rxqs_err)
+		tx->xps_rxqs_err = read_hex(rootfd, path, &tx->xps_rxqs);
+}
+
+static void read_napi(int rootfd, const char *ifname, struct np_napi *napi)
+{
+	char path[128];
+	int r;
+
+	r = devpath(path, sizeof(path), ifname, "napi_defer_hard_irqs");
+	if (!r)
+		r = np_read_u32_at(rootfd, path, &napi->defer_hard_irqs);
+	if (!r)
+		r = devpath(path, sizeof(path), ifname, "gro_flush_timeout");
+	if (!r)
+		r = np_read_u64_at(rootfd, path, &napi->gro_flush_timeout);
+	napi->err = r;
+}
+
+int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,
+		      struct np_error *err)
+{
+	struct np_rxq *rxq = NULL;
+	struct np_txq *txq = NULL;
+	unsigned n_rx, n_tx;
+	char path[128];
+	int r;
+
+	r = np_ifname_validate(dev->ifname, err);
+	if (r < 0)
+		return r;
+	snprintf(path, sizeof(path), "sys/class/net/%s", dev->ifname);
+	if (faccessat(rootfd, path, F_OK, 0) < 0) {
+		if (errno == ENOENT)
+			return np_err(err, -ENODEV, NP_PHASE_DISCOVER, NULL, "no such device");
+		return np_err(err, -errno, NP_PHASE_DISCOVER, NULL, "/%s: %s", path,
+			      strerror(errno));
+	}
+	read_numa(rootfd, dev, topo);
+	read_driver(rootfd, dev);
+	read_napi(rootfd, dev->ifname, &dev->napi);
+
+	r = count_queues(rootfd, dev->ifname, &n_rx, &n_tx);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s/queues: %s", path,
+			      strerror(-r));
+	rxq = calloc(n_rx ? n_rx : 1, sizeof(*rxq));
+	txq = calloc(n_tx ? n_tx : 1, sizeof(*txq));
+	if (!rxq || !txq) {
+		free(rxq);
+		free(txq);
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+	}
+	for (unsigned q = 0; q < n_rx; q++)
+		read_rxq(rootfd, dev->ifname, q, &rxq[q]);
+	for (unsigned q = 0; q < n_tx; q++)
+		read_txq(rootfd, dev->ifname, q, &txq[q]);
+	free(dev->rxq);
+	free(dev->txq);
+	dev->rxq = rxq;
+	dev->txq = txq;
+	dev->n_rxq = n_rx;
+	dev->n_txq = n_tx;
+	return 0;
+}
+
+int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret)
+{
+	struct np_sysctl s = { 0 };
+
+	/* a network namespace may not have them: recorded per knob */
+	s.flow_entries_err = np_read_u32_at(rootfd, "proc/sys/net/core/rps_sock_flow_entries",
+					    &s.rps_sock_flow_entries);
+	s.busy_err = np_read_u32_at(rootfd, "proc/sys/net/core/busy_poll", &s.busy_poll);
+	if (!s.busy_err)
+		s.busy_err = np_read_u32_at(rootfd, "proc/sys/net/core/busy_read", &s.busy_read);
+	*ret = s;
+	return 0;
+}
+
+enum where { W_RXQ, W_TXQ, W_IRQ, W_DEV, W_SYSCTL };
+
+static const struct {
+	const char *knob;
+	enum where where;
+	const char *file;
+} attrs[NP_ATTR__COUNT] = {
+	[NP_ATTR_RPS_CPUS] = { "rps", W_RXQ, "rps_cpus" },
+	[NP_ATTR_RPS_FLOW_CNT] = { "rfs", W_RXQ, "rps_flow_cnt" },
+	[NP_ATTR_XPS_CPUS] = { "xps", W_TXQ, "xps_cpus" },
+	[NP_ATTR_XPS_RXQS] = { "xps", W_TXQ, "xps_rxqs" },
+	[NP_ATTR_IRQ_AFFINITY] = { "irq-affinity", W_IRQ, "smp_affinity_list" },
+	[NP_ATTR_NAPI_DEFER_HARD_IRQS] = { "napi", W_DEV, "napi_defer_hard_irqs" },
+	[NP_ATTR_GRO_FLUSH_TIMEOUT] = { "napi", W_DEV, "gro_flush_timeout" },
+	[NP_ATTR_SOCK_FLOW_ENTRIES] = { "rfs", W_SYSCTL, "rps_sock_flow_entries" },
+	[NP_ATTR_BUSY_POLL] = { "busy-poll", W_SYSCTL, "busy_poll" },
+	[NP_ATTR_BUSY_READ] = { "busy-poll", W_SYSCTL, "busy_read" },
+};
+
+int np_sysfs_write_attr(int rootfd, const struct np_dev *dev, enum np_attr attr,
+			unsigned index, const char *value, struct np_error *err)
+{
+	const char *knob, *file;
+	char path[160];
+	int r = 0;
+
+	if ((unsigned)attr >= NP_ARRAY_SIZE(attrs) || !attrs[attr].file)
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "unknown attribute %d", attr);
+	knob = attrs[attr].knob;
+	file = attrs[attr].file;
+	if (attrs[attr].where == W_RXQ || attrs[attr].where == W_TXQ ||
+	    attrs[attr].where == W_DEV) {
+		r = np_ifname_validate(dev->ifname, err);
+		if (r < 0)
+			return r;
+	}
+	switch (attrs[attr].where) {
+	case W_RXQ:
+		r = devpath(path, sizeof(path), dev->ifname, "queues/rx-%u/%s", index, file);
+		break;
+	case W_TXQ:
+		r = devpath(path, sizeof(path), dev->ifname, "queues/tx-%u/%s", index, file);
+		break;
+	case W_DEV:
+		r = devpath(path, sizeof(path), dev->ifname, "%s", file);
+		break;
+	case W_IRQ:
+		snprintf(path, sizeof(path), "proc/irq/%u/%s", index, file);
+		break;
+	case W_SYSCTL:
+		snprintf(path, sizeof(path), "proc/sys/net/core/%s", file);
+		break;
+	}
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_APPLY, knob, "path too long");
+	r = np_write_file_at(rootfd, path, value);
+	if (r == -EIO && attr == NP_ATTR_IRQ_AFFINITY)
+		return np_err(err, r, NP_PHASE_APPLY, knob,
+			      "/%s: %s (the kernel manages this IRQ's affinity)", path,
+			      strerror(-r));
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_APPLY, knob, "/%s: %s", path, strerror(-r));
+	return 0;
+}

@@ -1,1 +1,252 @@
-/* placeholder: being written */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* CPUs, SMT siblings, packages and NUMA nodes from sysfs below rootfd. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "np_kernel.h"
+
+#define CPU_DIR "sys/devices/system/cpu"
+#define NODE_DIR "sys/devices/system/node"
+/* Node ids are small; a bigger one is a broken tree, not a reason to
+ * allocate megabytes. */
+#define NODES_MAX 1024
+
+/* A cpulist of every CPU, spelled out, is about 10 KiB at NP_CPUS_MAX. */
+#define LIST_LEN 16384
+
+/* Absent or empty: the empty set (isolated, nohz_full).  Kernels without
+ * nohz_full print "(null)". */
+static int read_list(int rootfd, const char *path, bool optional, struct np_cpumask *ret,
+		     struct np_error *err)
+{
+	char *buf;
+	int r;
+
+	buf = malloc(LIST_LEN);
+	if (!buf)
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+	r = np_read_file_at(rootfd, path, buf, LIST_LEN);
+	if (r < 0) {
+		if (optional && r == -ENOENT) {
+			np_cpumask_zero(ret);
+			r = 0;
+		} else {
+			np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: %s", path, strerror(-r));
+		}
+		goto out;
+	}
+	if (!strcmp(buf, "(null)")) {
+		np_cpumask_zero(ret);
+		r = 0;
+		goto out;
+	}
+	r = np_cpumask_parse_list(buf, ret);
+	if (r == -ERANGE)
+		np_err(err, -E2BIG, NP_PHASE_DISCOVER, NULL,
+		       "/%s: CPU numbers above %d are not supported", path, NP_CPUS_MAX - 1);
+	else if (r < 0)
+		np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: cannot parse '%.32s'", path, buf);
+	if (r == -ERANGE)
+		r = -E2BIG;
+out:
+	free(buf);
+	return r;
+}
+
+static int read_int(int rootfd, const char *path, int *ret)
+{
+	char buf[32], *end;
+	long v;
+	int r;
+
+	r = np_read_file_at(rootfd, path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || *end || v < -1 || v > 1 << 24)
+		return -EINVAL;
+	*ret = (int)v;
+	return 0;
+}
+
+static int last_cpu(const struct np_cpumask *m)
+{
+	int last = -1;
+
+	np_cpumask_for_each(c, m)
+		last = c;
+	return last;
+}
+
+/* Some VMs have no topology directory: such a CPU is its own core. */
+static void read_cpu(int rootfd, unsigned cpu, struct np_cpu *c, bool *alone)
+{
+	char path[128];
+
+	c->online = true;
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/topology/core_id", cpu);
+	if (read_int(rootfd, path, &c->core_id) < 0) {
+		c->core_id = (int)cpu;
+		c->package_id = 0;
+		*alone = true;
+		return;
+	}
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/topology/physical_package_id", cpu);
+	if (read_int(rootfd, path, &c->package_id) < 0)
+		c->package_id = 0;
+	*alone = false;
+}
+
+/* node_cpus[] and cpus[].node; a tree without the node directory (no
+ * CONFIG_NUMA) is one node holding every CPU. */
+static int read_nodes(int rootfd, struct np_topology *t, struct np_error *err)
+{
+	struct np_cpumask m;
+	struct dirent *de;
+	unsigned nr = 0;
+	DIR *d = NULL;
+	int fd, r = 0;
+
+	fd = openat(rootfd, NODE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		d = fdopendir(fd);
+		if (!d)
+			close(fd);
+	}
+	if (d) {
+		while ((de = readdir(d))) {
+			unsigned id;
+			char tail;
+
+			if (sscanf(de->d_name, "node%u%c", &id, &tail) == 1 && id < NODES_MAX &&
+			    id + 1 > nr)
+				nr = id + 1;
+		}
+	}
+	t->nr_nodes = nr ? nr : 1;
+	t->node_cpus = calloc(t->nr_nodes, sizeof(*t->node_cpus));
+	if (!t->node_cpus) {
+		r = np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+		goto out;
+	}
+	if (!nr) {
+		t->node_cpus[0] = t->online;
+		goto out;
+	}
+	for (unsigned n = 0; n < nr; n++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), NODE_DIR "/node%u/cpulist", n);
+		/* holes in node numbering and memory-only nodes have no CPUs */
+		r = read_list(rootfd, path, true, &m, err);
+		if (r < 0)
+			goto out;
+		np_cpumask_and(&t->node_cpus[n], &m, &t->online);
+		np_cpumask_for_each(c, &t->node_cpus[n])
+			if ((unsigned)c < t->nr_cpus)
+				t->cpus[c].node = (int)n;
+	}
+out:
+	if (d)
+		closedir(d);
+	return r;
+}
+
+/* Dense machine-wide core numbers in the order of each core's first CPU,
+ * and SMT thread numbers in CPU order within a core. */
+static void number_cores(struct np_topology *t, const bool *alone, int *pkgs)
+{
+	unsigned npkg = 0;
+
+	t->nr_cores = 0;
+	t->smt = false;
+	for (unsigned i = 0; i < t->nr_cpus; i++) {
+		struct np_cpu *c = &t->cpus[i];
+		bool seen = false;
+
+		if (!c->online)
+			continue;
+		c->core = -1;
+		c->thread = 0;
+		for (unsigned j = 0; j < i && !alone[i]; j++) {
+			const struct np_cpu *s = &t->cpus[j];
+
+			if (!s->online || alone[j] || s->package_id != c->package_id ||
+			    s->core_id != c->core_id)
+				continue;
+			if (c->core < 0)
+				c->core = s->core;
+			c->thread++;
+		}
+		if (c->core < 0)
+			c->core = (int)t->nr_cores++;
+		if (c->thread)
+			t->smt = true;
+		for (unsigned k = 0; k < npkg; k++)
+			if (pkgs[k] == c->package_id)
+				seen = true;
+		if (!seen)
+			pkgs[npkg++] = c->package_id;
+	}
+	t->nr_packages = npkg;
+}
+
+int np_topology_read(int rootfd, struct np_topology *ret, struct np_error *err)
+{
+	struct np_topology t = { 0 };
+	struct np_cpumask online;
+	bool *alone = NULL;
+	int *pkgs = NULL;
+	int r, last;
+
+	r = read_list(rootfd, CPU_DIR "/possible", false, &t.possible, err);
+	if (r < 0)
+		return r;
+	last = last_cpu(&t.possible);
+	if (last < 0)
+		return np_err(err, -EINVAL, NP_PHASE_DISCOVER, NULL,
+			      "/" CPU_DIR "/possible: no CPUs");
+	t.nr_cpus = (unsigned)last + 1;
+	r = read_list(rootfd, CPU_DIR "/online", false, &online, err);
+	if (r < 0)
+		return r;
+	np_cpumask_and(&t.online, &online, &t.possible);
+	if (np_cpumask_empty(&t.online))
+		return np_err(err, -EINVAL, NP_PHASE_DISCOVER, NULL,
+			      "/" CPU_DIR "/online: no CPUs");
+	r = read_list(rootfd, CPU_DIR "/isolated", true, &t.isolated, err);
+	if (r < 0)
+		return r;
+	r = read_list(rootfd, CPU_DIR "/nohz_full", true, &t.nohz_full, err);
+	if (r < 0)
+		return r;
+
+	t.cpus = calloc(t.nr_cpus, sizeof(*t.cpus));
+	alone = calloc(t.nr_cpus, sizeof(*alone));
+	pkgs = calloc(t.nr_cpus, sizeof(*pkgs));
+	if (!t.cpus || !alone || !pkgs) {
+		r = np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+		goto fail;
+	}
+	np_cpumask_for_each(c, &t.online)
+		read_cpu(rootfd, (unsigned)c, &t.cpus[c], &alone[c]);
+	r = read_nodes(rootfd, &t, err);
+	if (r < 0)
+		goto fail;
+	number_cores(&t, alone, pkgs);
+	free(alone);
+	free(pkgs);
+	*ret = t;
+	return 0;
+fail:
+	free(alone);
+	free(pkgs);
+	np_topology_clear(&t);
+	return r;
+}

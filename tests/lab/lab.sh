@@ -42,6 +42,8 @@ can_run() {
 		why="qemu-system-x86_64 missing and apt-get cannot install qemu-system-x86"
 	elif [ ! -f "$OUT/stamp" ] && ! apt_known linux-image-amd64; then
 		why="no lab build in $LABDIR and apt-get knows no linux-image-amd64"
+	elif [ ! -f "$OUT/stamp" ] && ! [ -w "$LABDIR" ] && ! [ -w "$(dirname "$LABDIR")" ]; then
+		why="no lab build in $LABDIR and it cannot be created"
 	fi
 	[ -z "$why" ] && return 0
 	echo "lab cannot run: $why"
@@ -253,7 +255,9 @@ run() {
 	local rd=$TMPD/root b f
 	mkdir -p "$rd/lab"
 	cp "$script" "$rd/test.sh"
-	cp "$HERE/guest/lib.sh" "$rd/lab/lib.sh"
+	for f in "$HERE"/guest/*; do
+		[ "${f##*/}" = init ] || cp "$f" "$rd/lab/"
+	done
 	for f in "${files[@]}"; do cp -L "$f" "$rd/lab/" || die "cannot ship $f"; done
 	BASE_FILES=$OUT/initramfs.files
 	for b in "${bins[@]}"; do copy_with_libs "$rd" "$b" /usr/local/bin || die "cannot ship $b"; done

@@ -195,7 +195,8 @@ static void hexes(void)
 	is_int(np_cpumask_format_hex(&m, 4, buf, sizeof(buf)), -ERANGE,
 	       "format_hex refuses bits above nbits");
 	is_int(np_cpumask_format_hex(&m, 8, buf, 2), -ENOSPC, "format_hex ENOSPC");
-	is_int(np_cpumask_format_hex(&m, 4096, buf, sizeof(buf)), -EINVAL, "format_hex nbits too big");
+	is_int(np_cpumask_format_hex(&m, 4096, buf, sizeof(buf)), -EINVAL,
+	       "format_hex nbits too big");
 	np_cpumask_zero(&m);
 	is_int(np_cpumask_format_hex(&m, 0, buf, sizeof(buf)), 0, "format_hex nbits 0");
 	is_str(buf, "0", "nbits 0 still prints one digit");

@@ -7,9 +7,9 @@ IF=$(nsim_add 1 4) || { fail "create a netdevsim device"; finish; }
 ip link set "$IF" up
 
 check_show "$IF"
-is "$(jv .channels.combined)" 4 "$IF has 4 combined channels"
-is "$(jv .rss.supported)" false "$IF has no RSS"
-is "$(jv '.irqs | length')" 0 "$IF has no IRQs"
+is "$(val channels.combined)" 4 "$IF has 4 combined channels"
+is "$(val rss.supported)" false "$IF has no RSS"
+is "$(val irqs)" "" "$IF has no IRQs"
 
 diag "changing $IF with ethtool and sysfs"
 ok "ethtool -L combined 2" ethtool -L "$IF" combined 2
@@ -21,6 +21,7 @@ put /sys/class/net/"$IF"/queues/tx-0/xps_cpus 9
 put /sys/class/net/"$IF"/queues/tx-1/xps_rxqs 2
 
 check_show "$IF"
-is "$(jv .channels.combined)" 2 "$IF has 2 combined channels"
-is "$(jv '.queues.rx[] | select(.queue == 1) | .rps_cpus')" 1-2 "$IF rx-1 RPS on CPUs 1-2"
+is "$(val channels.combined)/$(val rxqs)" 2/2 "$IF has 2 combined channels and rx queues"
+is "$(val rxq.1.rps_cpus)" 1-2 "$IF rx-1 RPS on CPUs 1-2"
+is "$(val coalesce.adaptive-rx)" 1 "$IF adaptive-rx on"
 finish

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The one JSON form of np_state (schema: netpolicy-model(5)), both ways.
+ * np_state_to_json() is public (netpolicy.h); the pieces and the readers
+ * are for the journal, the sim backend and the tests.
+ *
+ * Readers validate strictly and name the JSON path of what is wrong
+ * ("devices[0].channels.max_combined: expected an integer"); `path` is the
+ * path of the object passed in, "" for a document's root.  They write their
+ * out-parameter only on success and fail with -EINVAL (-ENOMEM).
+ */
+#ifndef NP_SERIALIZE_H
+#define NP_SERIALIZE_H
+
+#include <json-c/json.h>
+
+#include "np_private.h"
+
+/* Values of np_rss.hfunc (the kernel's ETH_RSS_HASH_* bits). */
+#define NP_RSS_HASH_TOP   (1u << 0)
+#define NP_RSS_HASH_XOR   (1u << 1)
+#define NP_RSS_HASH_CRC32 (1u << 2)
+
+/* Writers: a new object, or NULL when memory ran out. */
+struct json_object *np_cpumask_to_json_str(const struct np_cpumask *m);	/* "0-3,8", "" */
+struct json_object *np_topology_to_json(const struct np_topology *t);
+struct json_object *np_sysctl_to_json(const struct np_sysctl *s);
+/* One device as in a model: the state object without "sysctl" and "topology". */
+struct json_object *np_dev_to_json(const struct np_dev *d);
+
+/* Readers.  topo bounds the CPU masks of the device (NULL or nr_cpus 0: no bound). */
+int np_topology_from_json(struct json_object *obj, const char *path, struct np_topology *ret,
+			  struct np_error *err);
+int np_sysctl_from_json(struct json_object *obj, const char *path, struct np_sysctl *ret,
+			struct np_error *err);
+int np_dev_from_json(struct json_object *obj, const char *path, const struct np_topology *topo,
+		     struct np_dev *ret, struct np_error *err);
+/* A state from its three parts (topology and sysctl may be NULL: zeroed). */
+int np_state_from_json(struct json_object *dev, struct json_object *topology,
+		       struct json_object *sysctl, struct np_state *ret, struct np_error *err);
+/* The inverse of np_state_to_json(): a new state. */
+int np_state_from_json_full(struct json_object *obj, struct np_state **ret, struct np_error *err);
+
+/* Consistency a driver guarantees (counts within maximums, queues matching
+ * channels, RSS entries below the ring count, IRQ numbers unique): what the
+ * sim backend demands of a model's device on top of the readers' checks. */
+int np_dev_check(const struct np_dev *d, const char *path, const struct np_topology *topo,
+		 struct np_error *err);
+
+/* "EBUSY", "Device or resource busy" (strerror's text) or "16" -> 16; 0 if unknown. */
+int np_errno_parse(const char *s);
+/* "EBUSY" for 16 (or -16); NULL if unknown. */
+const char *np_errno_name(int code);
+
+#endif
