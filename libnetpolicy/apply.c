@@ -354,6 +354,16 @@ int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *r
 	struct engine e;
 	int dirfd, lockfd, r;
 
+	char path[PATH_MAX];
+
+	/* Cheap and read-only when there is nothing to recover: show and check
+	 * call this, and must not create the state directory. */
+	memset(res, 0, sizeof(*res));
+	if (np_ifname_validate(ifname, err) < 0)
+		return -EINVAL;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%.*s.journal", ctx->state_dir, IFNAMSIZ,
+			     ifname) >= sizeof(path) || access(path, F_OK) < 0)
+		return 0;
 	r = engine_start(&e, ctx, ifname, res, &dirfd, &lockfd, err);
 	if (r >= 0)
 		r = recover_locked(&e, dirfd, err);

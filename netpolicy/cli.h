@@ -46,6 +46,7 @@ int cmd_policies(struct cli *c);
 int cmd_check(struct cli *c);
 int cmd_confirm(struct cli *c);
 int cmd_revert(struct cli *c);
+int cli_recover(struct cli *c);
 int cli_spawn_watchdog(struct cli *c, unsigned long long token);
 
 /* Apply a plan and report (text or JSON); returns the exit code. */

@@ -145,3 +145,25 @@ int cmd_reset(struct cli *c)
 	np_plan_free(plan);
 	return rc;
 }
+
+/* Before anything else on a device: finish what a killed netpolicy left. */
+int cli_recover(struct cli *c)
+{
+	struct np_apply_result res;
+	struct np_error err;
+	int r;
+
+	np_error_clear(&err);
+	r = np_recover(c->ctx, c->device, &res, &err);
+	if (res.recovered && !c->quiet)
+		fprintf(stderr, "netpolicy: %s: an interrupted earlier run was rolled back%s\n",
+			c->device, r < 0 ? " incompletely" : "");
+	if (r < 0 && r != -ENODEV) {
+		char buf[600];
+
+		np_error_format(&err, buf, sizeof(buf));
+		fprintf(stderr, "netpolicy: %s: recovery: %s\n", c->device, buf);
+		return NP_EXIT_ROLLBACK_FAILED;
+	}
+	return NP_EXIT_OK;
+}

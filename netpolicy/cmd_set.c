@@ -79,6 +79,8 @@ int cmd_check(struct cli *c)
 	}
 	if (np_policy_lookup(name, &policy, &err) < 0)
 		return cli_fail(c, &err);
+	if (cli_recover(c) != NP_EXIT_OK)
+		return NP_EXIT_ROLLBACK_FAILED;
 	if (np_discover(c->ctx, c->device, &st, &err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0) {
 		rc = cli_fail(c, &err);

@@ -58,6 +58,8 @@ int cmd_show(struct cli *c)
 		return cli_usage_error("show: unexpected argument '%s'", c->argv[0]);
 	np_error_clear(&err);
 	if (c->device) {
+		if (cli_recover(c) != NP_EXIT_OK)
+			return NP_EXIT_ROLLBACK_FAILED;
 		r = show_one(c, c->device, &obj, &err);
 		if (r < 0)
 			return err.code ? cli_fail(c, &err) : NP_EXIT_ERROR;

@@ -2,6 +2,7 @@
 /* netpolicy: command table, option parsing, exit codes. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,18 @@ static void log_to_stderr(void *userdata, enum np_log_level level, const char *m
 
 	if (level <= NP_LOG_WARNING || c->verbose)
 		fprintf(stderr, "netpolicy: %s\n", msg);
+}
+
+/* Test hook: NETPOLICY_TEST_STOP_AFTER_STEP=K stops the process (SIGSTOP)
+ * after apply step K, so tests can kill it mid-apply or race it. */
+static void stop_after_step(void *userdata, unsigned step, const char *knob, const char *what)
+{
+	const char *k = userdata;
+
+	if ((unsigned)atoi(k) == step) {
+		fprintf(stderr, "netpolicy: test hook: stopped after step %u (%s %s)\n", step, knob, what);
+		raise(SIGSTOP);
+	}
 }
 
 static const struct command *find_command(const char *name)
@@ -211,6 +224,8 @@ int main(int argc, char **argv)
 	if (r < 0)
 		return cli_fail(&c, &err);
 	np_ctx_set_log(c.ctx, log_to_stderr, &c);
+	if (getenv("NETPOLICY_TEST_STOP_AFTER_STEP"))
+		np_ctx_set_step_hook(c.ctx, stop_after_step, getenv("NETPOLICY_TEST_STOP_AFTER_STEP"));
 	c.state_dir = state_dir ? state_dir : "/run/netpolicy";
 	c.model = model;
 	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, &err) < 0) ||

@@ -26,6 +26,10 @@ static int diff_xps(struct np_plan *plan, const struct np_state *from, const str
 			continue;
 		if (a && np_cpumask_equal(&a->xps_cpus, &b->xps_cpus))
 			continue;
+		/* a new queue starts without XPS; the engine re-reads after
+		 * the channel step and writes what the driver did set */
+		if (!a && np_cpumask_empty(&b->xps_cpus))
+			continue;
 		snprintf(what, sizeof(what), "tx-%u", q);
 		if (a)
 			np_fmt_mask(x, sizeof(x), &a->xps_cpus);
