@@ -371,6 +371,25 @@ int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *r
 	return r;
 }
 
+/* A saved pristine state belongs to this device only if the ifindex still
+ * matches: a device deleted and re-created under the same name is another
+ * device, whose own state is the pristine one. */
+static bool pristine_is_current(struct np_ctx *ctx, int dirfd, const char *file,
+				const struct np_state *cur)
+{
+	struct np_state *saved = NULL;
+	bool ok;
+
+	if (np_state_load(dirfd, file, &saved, NULL) < 0)
+		return false;
+	ok = saved->dev.ifindex == cur->dev.ifindex;
+	if (!ok)
+		np_log(ctx, NP_LOG_INFO, "%s: the saved pristine state is of an earlier device of "
+		       "that name; saving this one's", cur->dev.ifname);
+	np_state_free(saved);
+	return ok;
+}
+
 /* IFNAME.tentative: {"token":N,"policy":"previous record","before":state} */
 static int tentative_save(int dirfd, const char *ifname, const struct np_state *before,
 			  struct np_apply_result *res, struct np_error *err)
@@ -437,7 +456,7 @@ int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 	}
 	steps_free(&left);
 	snprintf(file, sizeof(file), "%s.pristine", ifname);
-	if (faccessat(dirfd, file, F_OK, AT_SYMLINK_NOFOLLOW) < 0) {
+	if (!pristine_is_current(ctx, dirfd, file, cur)) {
 		r = np_state_save(dirfd, file, cur, err);
 		if (r < 0)
 			goto out;
@@ -566,6 +585,11 @@ int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 	r = np_discover(ctx, ifname, &cur, err);
 	if (r < 0)
 		goto out;
+	if (cur->dev.ifindex != pristine->dev.ifindex) {
+		r = np_err(err, -ENOENT, NP_PHASE_PLAN, NULL,
+			   "the saved state is of an earlier device of this name: nothing to reset");
+		goto out;
+	}
 	if (np_plan_new(&plan) < 0) {
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		goto out;
@@ -612,6 +636,13 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_a
 	if (r < 0)
 		goto out;
 	r = rediscover(&e, &cur, NP_PHASE_APPLY, err);
+	if (r >= 0 && cur->dev.ifindex != pristine->dev.ifindex) {
+		/* saved for an earlier device of this name: nothing of ours here */
+		np_file_remove(dirfd, file);
+		snprintf(file, sizeof(file), "%s.policy", ifname);
+		np_file_remove(dirfd, file);
+		goto out;
+	}
 	if (r >= 0)
 		r = run(&e, dirfd, &cur, pristine, "reset", err);
 	if (r >= 0) {

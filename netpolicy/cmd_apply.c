@@ -14,27 +14,33 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		fprintf(stderr, "netpolicy: %s: rolled back an interrupted earlier run first\n",
 			c->device);
 	if (r < 0) {
-		char buf[600];
+		char buf[600], step[32] = "";
+		const char *outcome;
 
+		/* One line: what failed, where, and what became of the device. */
 		np_error_format(err, buf, sizeof(buf));
 		if (err->step >= 0)
-			fprintf(stderr, "netpolicy: %s: step %d: %s\n", c->device, err->step, buf);
-		else
-			fprintf(stderr, "netpolicy: %s: %s\n", c->device, buf);
+			snprintf(step, sizeof(step), "step %d: ", err->step);
 		if (res->vanished) {
-			fprintf(stderr, "netpolicy: %s: the device disappeared during the change; "
-				"nothing is left to roll back\n", c->device);
+			outcome = "the device disappeared; nothing is left to roll back";
 			rc = NP_EXIT_ERROR;
 		} else if (res->rollback_incomplete) {
-			fprintf(stderr, "netpolicy: %s: rollback incomplete: %s; the journal is kept, "
-				"'netpolicy %s reset' retries\n", c->device, res->rollback_msg, c->device);
+			outcome = "rollback INCOMPLETE";
 			rc = NP_EXIT_ROLLBACK_FAILED;
 		} else if (res->rolled_back) {
-			fprintf(stderr, "netpolicy: %s: rolled back, the device is as it was\n", c->device);
+			outcome = "rolled back, the device is as it was";
 			rc = NP_EXIT_ROLLED_BACK;
 		} else {
+			outcome = NULL;
 			rc = err->phase == NP_PHASE_INPUT ? NP_EXIT_USAGE : NP_EXIT_ERROR;
 		}
+		if (res->rollback_incomplete)
+			fprintf(stderr, "netpolicy: %s: %s%s; %s: %s; the journal is kept, "
+				"'netpolicy %s reset' retries\n", c->device, step, buf, outcome,
+				res->rollback_msg, c->device);
+		else
+			fprintf(stderr, "netpolicy: %s: %s%s%s%s\n", c->device, step, buf,
+				outcome ? "; " : "", outcome ? outcome : "");
 	}
 	if (c->json) {
 		json_object_object_add(plan_json, "dry_run", json_object_new_boolean(0));

@@ -72,3 +72,26 @@ hex2list() {
 	done
 	echo "$out"
 }
+
+# Everything an apply can change on a veth, as the kernel's tools print it:
+# channel counts and every queue's steering files.  Two snapshots compare
+# equal only if the device is as it was.
+veth_snapshot() {
+	ip netns exec "$NS" sh -c '
+		ethtool -l v0 | sed -n "/Current/,\$p"
+		cd /sys/class/net/v0
+		for f in queues/*/rps_cpus queues/*/rps_flow_cnt queues/*/xps_cpus queues/*/xps_rxqs \
+			 napi_defer_hard_irqs gro_flush_timeout; do
+			[ -e "$f" ] && echo "$f $(cat "$f" 2>&1)"
+		done' 2>&1
+}
+
+# Wait (up to 10 s) until process $1 is stopped by the test hook.
+wait_stopped() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ "$(awk '{print $3}' /proc/"$1"/stat 2>/dev/null)" = T ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env bats
+# set / reset / rollback / crash recovery / --confirm through the real
+# kernel, on a veth pair with 8 queues in a private network namespace.
+
+load ../helpers
+
+setup() {
+	np_tmpdir
+	np_netns_veth 8
+	BEFORE=$(veth_snapshot)
+}
+
+teardown() {
+	# a test may leave a stopped netpolicy behind
+	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
+	np_netns_cleanup
+	np_cleanup_tmp
+}
+
+@test "set throughput applies the plan: ethtool and sysfs show the planned values" {
+	run npns --json v0 set throughput --dry-run
+	[ "$status" -eq 0 ]
+	plan=$output
+	rx=$(jq -r '.steps[] | select(.knob=="channels") | .changes[] | select(.what=="rx") | .after' <<<"$plan")
+	[ -n "$rx" ]
+	[ "$(veth_snapshot)" = "$BEFORE" ]	# dry run changed nothing
+
+	run npns --json v0 set throughput
+	[ "$status" -eq 0 ]
+	[ "$(jq .changed <<<"$output")" = true ]
+	[ "$(ip netns exec "$NS" ethtool -l v0 | sed -n '/Current/,$p' | awk '$1=="RX:"{print $2}')" = "$rx" ]
+	# every XPS change of the plan is in sysfs
+	while read -r q cpus; do
+		[ "$(hex2list "$(ip netns exec "$NS" cat /sys/class/net/v0/queues/$q/xps_cpus)")" = "${cpus/#-/}" ]
+	done < <(jq -r '.steps[] | select(.knob=="xps") | .changes[] | "\(.what) \(.after)"' <<<"$plan")
+	# and the device now matches its policy
+	run npns v0 check
+	[ "$status" -eq 0 ]
+}
+
+@test "a second set writes nothing: no changes, zero writes, no file opened for writing" {
+	npns v0 set throughput
+	run strace -f -e trace=openat -o "$NP_TMP/trace" ip netns exec "$NS" "$NETPOLICY" \
+		--state-dir "$STATE_DIR" --json v0 set throughput
+	[ "$status" -eq 0 ]
+	[ "$(jq .changed <<<"$output")" = false ]
+	[ "$(jq .writes <<<"$output")" = 0 ]
+	! grep -E 'openat\(.*"/(sys|proc)/.*O_(WRONLY|RDWR)' "$NP_TMP/trace"
+	run npns v0 set throughput
+	[ "$output" = "v0: no changes" ]
+}
+
+@test "reset restores exactly what ethtool and sysfs showed before" {
+	npns v0 set throughput
+	[ "$(veth_snapshot)" != "$BEFORE" ]
+	run npns --json v0 reset
+	[ "$status" -eq 0 ]
+	[ "$(jq .changed <<<"$output")" = true ]
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+	# and the device is forgotten: a second reset does nothing
+	run npns --json v0 reset
+	[ "$(jq .changed <<<"$output")" = false ]
+}
+
+@test "switching policies, then reset, returns to the pristine state" {
+	npns v0 set throughput
+	npns v0 set cpu
+	npns v0 set latency
+	npns v0 reset
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+}
+
+@test "a write the kernel refuses mid-apply rolls everything back (exit 3)" {
+	# A read-only bind mount over one XPS file makes that write fail with
+	# EROFS after the channel change has already been made.
+	printf '0\n' >"$NP_TMP/ro"
+	run ip netns exec "$NS" sh -c "
+		mount --bind -o ro '$NP_TMP/ro' /sys/class/net/v0/queues/tx-1/xps_cpus &&
+		'$NETPOLICY' --state-dir '$STATE_DIR' v0 set throughput"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"step "*"xps"*"Read-only file system"* ]]
+	[[ "$output" == *"rolled back, the device is as it was"* ]]
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+	[ ! -e "$STATE_DIR/v0.journal" ]
+}
+
+@test "killed after any step: the next command rolls the device back" {
+	run npns --json v0 set throughput --dry-run
+	n=$(jq .n_steps <<<"$output")
+	[ "$n" -ge 3 ]
+	for ((k = 0; k < n; k++)); do
+		NETPOLICY_TEST_STOP_AFTER_STEP=$k ip netns exec "$NS" "$NETPOLICY" \
+			--state-dir "$STATE_DIR" v0 set throughput 2>/dev/null &
+		PID=$!
+		wait_stopped "$PID"
+		kill -9 "$PID"; wait "$PID" 2>/dev/null || true; PID=
+		[ -e "$STATE_DIR/v0.journal" ]
+		[ "$(veth_snapshot)" != "$BEFORE" ]
+		run npns v0 show
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"interrupted earlier run was rolled back"* ]]
+		[ "$(veth_snapshot)" = "$BEFORE" ] || { echo "not restored after step $k"; return 1; }
+		[ ! -e "$STATE_DIR/v0.journal" ]
+	done
+}
+
+@test "two sets at once: the second waits for the first, no mixed state" {
+	NETPOLICY_TEST_STOP_AFTER_STEP=0 ip netns exec "$NS" "$NETPOLICY" \
+		--state-dir "$STATE_DIR" v0 set throughput 2>/dev/null &
+	PID=$!
+	wait_stopped "$PID"
+	ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" v0 set cpu >"$NP_TMP/second" 2>&1 &
+	second=$!
+	sleep 1
+	kill -0 "$second"		# still waiting on the lock
+	kill -CONT "$PID"
+	wait "$PID"; PID=
+	wait "$second"
+	run npns v0 check cpu
+	[ "$status" -eq 0 ]
+}
+
+@test "the device deleted mid-apply: a clear error, exit 1, no journal left" {
+	NETPOLICY_TEST_STOP_AFTER_STEP=0 ip netns exec "$NS" "$NETPOLICY" \
+		--state-dir "$STATE_DIR" v0 set throughput >"$NP_TMP/out" 2>&1 &
+	PID=$!
+	wait_stopped "$PID"
+	ip -n "$NS" link del v1
+	kill -CONT "$PID"
+	st=0; wait "$PID" || st=$?; PID=
+	[ "$st" -eq 1 ]
+	grep -q "device disappeared" "$NP_TMP/out"
+	[ "$(grep -c netpolicy: "$NP_TMP/out")" -eq 2 ]	# the test hook's line and one error line
+	[ ! -e "$STATE_DIR/v0.journal" ]
+}
+
+@test "--confirm: without confirm the change is rolled back even when the shell dies" {
+	setsid bash -c "ip netns exec $NS '$NETPOLICY' --state-dir '$STATE_DIR' v0 set throughput --confirm 2; sleep 60" \
+		>/dev/null 2>&1 &
+	shell=$!
+	for ((i = 0; i < 50; i++)); do [ -e "$STATE_DIR/v0.tentative" ] && break; sleep 0.1; done
+	[ -e "$STATE_DIR/v0.tentative" ]
+	[ "$(veth_snapshot)" != "$BEFORE" ]
+	kill -9 -- -"$shell" 2>/dev/null || kill -9 "$shell"
+	for ((i = 0; i < 80; i++)); do [ ! -e "$STATE_DIR/v0.tentative" ] && break; sleep 0.1; done
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+}
+
+@test "--confirm then confirm keeps the change" {
+	run npns v0 set throughput --confirm 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"confirm"* ]]
+	run npns v0 confirm
+	[ "$status" -eq 0 ]
+	sleep 3
+	run npns v0 check throughput
+	[ "$status" -eq 0 ]
+}
