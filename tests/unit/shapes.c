@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_private.h"
 #include "shapes.h"
 
 #define IRQ_BASE 100
@@ -186,13 +187,12 @@ static void irq_name(const struct shape *s, const struct np_dev *d, enum np_irq_
 	(void)s;
 }
 
-static void add_irq(const struct shape *s, const struct np_state *st, enum np_irq_kind kind,
-		    int q)
+static void add_irq(const struct shape *s, struct np_state *st, enum np_irq_kind kind, int q)
 {
 	const struct np_dev *d = &st->dev;
-	struct np_irq *irq = &st->dev.irq[st->dev.n_irq];
+	struct np_irq *irq = &st->dev.irq[st->dev.n_irq++];
 
-	irq->irq = IRQ_BASE + st->dev.n_irq;
+	irq->irq = IRQ_BASE + (unsigned)(irq - st->dev.irq);
 	irq->kind = kind;
 	irq->queue = q;
 	irq_name(s, d, kind, q, irq->name, sizeof(irq->name));
@@ -200,7 +200,6 @@ static void add_irq(const struct shape *s, const struct np_state *st, enum np_ir
 	irq->affinity = st->topo.online;
 	np_cpumask_zero(&irq->effective);
 	np_cpumask_set(&irq->effective, (unsigned)np_cpumask_next(&st->topo.online, 0));
-	((struct np_state *)st)->dev.n_irq++;
 }
 
 /* Sorted as backend/irq.c sorts them: by kind, then queue. */
