@@ -42,8 +42,8 @@ int np_state_from_json(struct json_object *dev, struct json_object *topology,
 int np_state_from_json_full(struct json_object *obj, struct np_state **ret, struct np_error *err);
 
 /* Consistency a driver guarantees (counts within maximums, queues matching
- * channels, RSS entries below the ring count, IRQ numbers unique): what the
- * sim backend demands of a model's device on top of the readers' checks. */
+ * channels, RSS entries below the ring count, the NUMA node existing): what
+ * the sim backend demands of a model's device on top of the readers' checks. */
 int np_dev_check(const struct np_dev *d, const char *path, const struct np_topology *topo,
 		 struct np_error *err);
 

@@ -67,6 +67,16 @@ int np_plan_add_step(struct np_plan *plan, const struct np_knob *knob, int index
 	return 0;
 }
 
+/* snprintf(dst, len, "%s", src) without stdio's setup cost, which showed in
+ * plans of thousands of changes. */
+static void copy(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 int np_plan_add_change(struct np_plan *plan, const char *what, const char *before,
 		       const char *after)
 {
@@ -75,9 +85,9 @@ int np_plan_add_change(struct np_plan *plan, const char *what, const char *befor
 	if (grow((void **)&plan->changes, &plan->n_changes, &plan->cap_changes, sizeof(*c)) < 0)
 		return -ENOMEM;
 	c = &plan->changes[plan->n_changes - 1];
-	snprintf(c->what, sizeof(c->what), "%s", what);
-	snprintf(c->before, sizeof(c->before), "%s", before);
-	snprintf(c->after, sizeof(c->after), "%s", after);
+	copy(c->what, sizeof(c->what), what);
+	copy(c->before, sizeof(c->before), before);
+	copy(c->after, sizeof(c->after), after);
 	plan->steps[plan->n_steps - 1].n_changes++;
 	return 0;
 }
@@ -97,15 +107,86 @@ int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
 	return 0;
 }
 
-void np_fmt_u32(char *buf, size_t len, uint32_t v)
+/* Decimal digits of v at p; returns the end (no NUL). */
+static char *put_uint(char *p, unsigned v)
 {
-	snprintf(buf, len, "%u", v);
+	char tmp[12];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
 }
 
+void np_fmt_u32(char *buf, size_t len, uint32_t v)
+{
+	if (len < 11)
+		snprintf(buf, len, "%u", v);
+	else
+		*put_uint(buf, v) = '\0';
+}
+
+/* First clear bit >= from, or NP_CPUS_MAX. */
+static unsigned next_clear(const struct np_cpumask *m, unsigned from)
+{
+	unsigned i = from / 64;
+	uint64_t w;
+
+	if (from >= NP_CPUS_MAX)
+		return NP_CPUS_MAX;
+	w = ~m->w[i] & (~UINT64_C(0) << (from % 64));
+	while (!w) {
+		if (++i >= NP_CPUMASK_WORDS)
+			return NP_CPUS_MAX;
+		w = ~m->w[i];
+	}
+	return i * 64 + (unsigned)__builtin_ctzll(w);
+}
+
+/*
+ * The cpulist np_cpumask_format_list() writes, but a plan formats two masks
+ * per IRQ and queue: with 1024 CPUs x 256 queues, bit-by-bit runs and one
+ * snprintf per run were most of the planning time.  A list longer than the
+ * buffer ends in "..." ("-" would read as the empty mask).
+ */
 void np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m)
 {
-	if (np_cpumask_empty(m) || np_cpumask_format_list(m, buf, len) < 0)
+	char *p = buf, *end = buf + len;
+	int a = np_cpumask_next(m, 0);
+
+	if (len < 4) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	if (a < 0) {
 		snprintf(buf, len, "-");
+		return;
+	}
+	while (a >= 0) {
+		unsigned b = next_clear(m, (unsigned)a) - 1;
+
+		/* room for ",2047-2047", then ",..." and the NUL */
+		if (end - p < 10 + 4 + 1) {
+			if (p > buf)
+				*p++ = ',';
+			memcpy(p, "...", 4);
+			return;
+		}
+		if (p > buf)
+			*p++ = ',';
+		p = put_uint(p, (unsigned)a);
+		if (b != (unsigned)a) {
+			*p++ = '-';
+			p = put_uint(p, b);
+		}
+		a = np_cpumask_next(m, b + 1);
+	}
+	*p = '\0';
 }
 
 int np_plan_diff(struct np_plan *plan, const struct np_state *from)

@@ -345,6 +345,10 @@ static int parse_model(const char *text, struct model *m, struct np_error *err)
 	r = np_topology_from_json(v, p, &m->topo, err);
 	if (r < 0)
 		return r;
+	for (unsigned c = 0; c < m->topo.nr_cpus; c++)
+		if (m->topo.nr_nodes && (unsigned)m->topo.cpus[c].node >= m->topo.nr_nodes)
+			return mbad(err, p, "cpus[%u].node: node %d is not in nodes", c,
+				    m->topo.cpus[c].node);
 	v = part(m->root, devs, "sysctl", p, sizeof(p));
 	if (!v)
 		return mbad(err, "sysctl", "missing");
@@ -549,7 +553,8 @@ static int save(struct sim *s, struct np_error *err)
 		r = -ENOMEM;
 	else
 		r = write_atomic(s->path, json_object_to_json_string_ext(o,
-				 JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
+				 JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				 JSON_C_TO_STRING_NOSLASHESCAPE),
 				 s->sb.st_mode);
 	json_object_put(o);
 	if (r == 0 && stat(s->path, &s->sb) < 0)

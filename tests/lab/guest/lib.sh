@@ -220,15 +220,22 @@ kernel_view() {
 	_queue_view "$1"
 }
 
-# compare A B: one TAP line per key of either file
+# compare NP KERNEL KERNEL_BEFORE PREFIX [NAME]: one TAP line per key of NP
+# (netpolicy's view, or NAME's) or KERNEL.  The kernel was read just before and
+# just after netpolicy: a value that moved in between (effective affinity
+# follows the next interrupt) may match either.
 compare() {
-	_r=$(awk -v p="$3" '
+	_r=$(awk -v p="$4" -v a="${5:-netpolicy}" '
 		{ k = $1; v = substr($0, length(k) + 2) }
-		NR == FNR { np[k] = v; next }
-		{ seen[k] = 1; if (!(k in np)) print "not ok - " p k ": netpolicy has none, kernel \x27" v "\x27"
-		  else if (np[k] != v) print "not ok - " p k ": netpolicy \x27" np[k] "\x27, kernel \x27" v "\x27"
-		  else print "ok - " p k " = \x27" v "\x27" }
-		END { for (k in np) if (!(k in seen)) print "not ok - " p k ": netpolicy \x27" np[k] "\x27, kernel has none" }' "$1" "$2")
+		FILENAME == ARGV[1] { np[k] = v; next }
+		FILENAME == ARGV[2] { before[k] = v; next }
+		{ seen[k] = 1
+		  if (!(k in np)) print "not ok - " p k ": " a " has none, kernel \x27" v "\x27"
+		  else if (np[k] == v) print "ok - " p k " = \x27" v "\x27"
+		  else if ((k in before) && np[k] == before[k]) print "ok - " p k " = \x27" np[k] "\x27 (kernel: then \x27" v "\x27)"
+		  else print "not ok - " p k ": " a " \x27" np[k] "\x27, kernel \x27" v "\x27" }
+		END { for (k in np) if (!(k in seen)) print "not ok - " p k ": " a " \x27" np[k] "\x27, kernel has none" }' \
+		"$1" "$3" "$2")
 	# number the lines here: the counters live in this shell
 	while IFS= read -r _l; do
 		case $_l in
@@ -242,9 +249,21 @@ EOF
 
 # check_show IF: `netpolicy IF show --json` agrees with the kernel on every knob
 check_show() {
+	kernel_view "$1" >"$KERNEL_VIEW.before"
 	show "$1" || return 1
 	kernel_view "$1" >"$KERNEL_VIEW"
-	compare "$NP_VIEW" "$KERNEL_VIEW" "$1 "
+	compare "$NP_VIEW" "$KERNEL_VIEW" "$KERNEL_VIEW.before" "$1 "
+}
+
+# snapshot IF FILE: keep the kernel's view of IF, e.g. before a `set`, to
+# check a `reset` with check_restored (without effective affinity: it lags)
+snapshot() { kernel_view "$1" | grep -v '\.effective ' >"$2"; }
+
+# check_restored IF FILE: the kernel's view of IF is the one saved in FILE
+check_restored() {
+	snapshot "$1" /tmp/restored.txt
+	cp /tmp/restored.txt /tmp/restored.before	# compare tells its files apart by name
+	compare "$2" /tmp/restored.txt /tmp/restored.before "$1 " "saved"
 }
 
 # --- netdevsim ------------------------------------------------------------------

@@ -32,6 +32,7 @@ is "$(kval rss.supported)" false "$E RSS"
 is "$(grep '\.role ' "$KERNEL_VIEW" | cut -d' ' -f2- | sort | xargs)" "other -1 rx 0 tx 0" "$E IRQs"
 is "$(grep -c xps_cpus "$KERNEL_VIEW")" 0 "$E xps_cpus unreadable (single queue)"
 
+snapshot "$N" /tmp/nsim.saved
 ok "$N ethtool -C" ethtool -C "$N" rx-usecs 17 adaptive-rx on
 kernel_view "$N" >"$KERNEL_VIEW"
 is "$(kval channels.combined)" 4 "$N combined channels"
@@ -40,6 +41,8 @@ is "$(grep -c '^coalesce\.' "$KERNEL_VIEW")" 25 "$N coalesce fields (all 24)"
 is "$(kval rings.max_rx_mini)" 4096 "$N max rx-mini ring"
 is "$(kval rss.supported)" false "$N RSS"
 is "$(kval irqs)" "" "$N IRQs"
+ok "$N ethtool -C back" ethtool -C "$N" rx-usecs 0 adaptive-rx off
+check_restored "$N" /tmp/nsim.saved
 
 if command -v netpolicy >/dev/null; then
 	ok "netpolicy runs in the guest" netpolicy --version
