@@ -150,6 +150,77 @@ static void usage(FILE *f)
 	fprintf(f, "usage: np_bench_plan [--json] [--runs N] [--check]\n");
 }
 
+struct summary {
+	struct result slowest[NP_ARRAY_SIZE(cpu_counts)];	/* per CPU count */
+	double target_ns;	/* slowest policy at 1024 CPUs x 256 queues */
+	double per_min, per_max;	/* ns per (cpus + queues), 64+ CPUs */
+};
+
+static int bench_shape(struct np_ctx *ctx, size_t ci, unsigned nodes, unsigned queues,
+		       unsigned fixed_runs, bool json, bool *first, struct summary *sum)
+{
+	unsigned cpus = cpu_counts[ci];
+	struct np_state *st = NULL;
+	struct shape s;
+	int r = 0;
+
+	shape_for(cpus, nodes, queues, &s);
+	if (shape_build(&s, &st) < 0) {
+		fprintf(stderr, "np_bench_plan: cannot build %u cpus %u nodes %u queues\n", cpus,
+			nodes, queues);
+		return -EINVAL;
+	}
+	for (size_t pi = 0; pi < np_policy_count() && r >= 0; pi++) {
+		const struct np_policy *p = np_policy_at(pi);
+		struct result res = { .cpus = cpus, .nodes = nodes, .queues = queues,
+				      .policy = np_policy_name(p) };
+		unsigned runs = fixed_runs ? fixed_runs : auto_runs(ctx, st, p);
+		double per;
+
+		r = runs ? run(ctx, st, p, runs, &res) : -EINVAL;
+		if (r < 0)
+			break;
+		print_row(&res, json, *first);
+		*first = false;
+		per = res.median_ns / (cpus + queues);
+		if (cpus >= 64) {	/* below, fixed costs dominate */
+			sum->per_min = per < sum->per_min ? per : sum->per_min;
+			sum->per_max = per > sum->per_max ? per : sum->per_max;
+		}
+		if (res.median_ns > sum->slowest[ci].median_ns)
+			sum->slowest[ci] = res;
+		if (cpus == 1024 && queues == 256 && res.median_ns > sum->target_ns)
+			sum->target_ns = res.median_ns;
+	}
+	np_state_free(st);
+	return r;
+}
+
+static void print_summary(const struct summary *sum, bool json)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	if (json) {
+		printf("\n  ],\n  \"slowest_by_cpus\": [");
+		for (size_t i = 0; i < NP_ARRAY_SIZE(cpu_counts); i++)
+			print_row(&sum->slowest[i], true, i == 0);
+		printf("\n  ],\n  \"target_us\": %.0f,\n  \"worst_1024cpus_256queues_us\": %.2f,\n"
+		       "  \"ns_per_cpu_plus_queue_min\": %.1f,\n  \"ns_per_cpu_plus_queue_max\": %.1f,\n"
+		       "  \"peak_rss_kb\": %ld\n}\n", TARGET_NS / 1e3, sum->target_ns / 1e3,
+		       sum->per_min, sum->per_max, ru.ru_maxrss);
+		return;
+	}
+	printf("\ngrowth: the slowest shape and policy for each CPU count\n");
+	for (size_t i = 0; i < NP_ARRAY_SIZE(cpu_counts); i++)
+		print_row(&sum->slowest[i], false, false);
+	printf("\n1024 cpus x 256 queues, slowest policy: %.1f us (target %.0f us): %s\n",
+	       sum->target_ns / 1e3, TARGET_NS / 1e3, sum->target_ns <= TARGET_NS ? "met" : "MISSED");
+	printf("%.1f .. %.1f ns per (cpus + queues) for shapes of 64+ cpus\n", sum->per_min,
+	       sum->per_max);
+	printf("peak RSS: %ld KiB\n", ru.ru_maxrss);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -159,11 +230,10 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct summary sum = { .per_min = 1e30 };
 	bool json = false, check = false, first = true;
 	unsigned fixed_runs = 0;
-	double worst_target = 0, per_min = 1e30, per_max = 0;
 	struct np_ctx *ctx = NULL;
-	struct rusage ru;
 	int c, rc = 0;
 
 	while ((c = getopt_long(argc, argv, "jr:ch", opts, NULL)) != -1) {
@@ -197,62 +267,18 @@ int main(int argc, char **argv)
 		printf("{\n  \"results\": [");
 	else
 		printf(" cpus nodes queues  policy      runs  median_us     min_us  steps ns/(cpu+q)  ns/step\n");
-	for (size_t ci = 0; ci < NP_ARRAY_SIZE(cpu_counts); ci++)
-	for (size_t ni = 0; ni < NP_ARRAY_SIZE(node_counts); ni++)
-	for (size_t qi = 0; qi < NP_ARRAY_SIZE(queue_counts); qi++) {
-		unsigned cpus = cpu_counts[ci], nodes = node_counts[ni], queues = queue_counts[qi];
-		struct np_state *st = NULL;
-		struct shape s;
-
-		if (!wanted(cpus, nodes, queues))
-			continue;
-		shape_for(cpus, nodes, queues, &s);
-		if (shape_build(&s, &st) < 0) {
-			fprintf(stderr, "np_bench_plan: cannot build %u cpus %u nodes %u queues\n",
-				cpus, nodes, queues);
+	for (size_t ci = 0; ci < NP_ARRAY_SIZE(cpu_counts) && !rc; ci++)
+		for (size_t ni = 0; ni < NP_ARRAY_SIZE(node_counts) && !rc; ni++)
+			for (size_t qi = 0; qi < NP_ARRAY_SIZE(queue_counts) && !rc; qi++)
+				if (wanted(cpu_counts[ci], node_counts[ni], queue_counts[qi]) &&
+				    bench_shape(ctx, ci, node_counts[ni], queue_counts[qi], fixed_runs,
+						json, &first, &sum) < 0)
+					rc = 1;
+	if (!rc) {
+		print_summary(&sum, json);
+		if (check && sum.target_ns > TARGET_NS)
 			rc = 1;
-			goto out;
-		}
-		for (size_t pi = 0; pi < np_policy_count(); pi++) {
-			const struct np_policy *p = np_policy_at(pi);
-			struct result r = { .cpus = cpus, .nodes = nodes, .queues = queues,
-					    .policy = np_policy_name(p) };
-			unsigned runs = fixed_runs ? fixed_runs : auto_runs(ctx, st, p);
-			double per;
-
-			if (!runs || run(ctx, st, p, runs, &r) < 0) {
-				np_state_free(st);
-				rc = 1;
-				goto out;
-			}
-			print_row(&r, json, first);
-			first = false;
-			per = r.median_ns / (cpus + queues);
-			if (cpus >= 64) {	/* fixed costs dominate small shapes */
-				per_min = per < per_min ? per : per_min;
-				per_max = per > per_max ? per : per_max;
-			}
-			if (cpus == 1024 && queues == 256 && r.median_ns > worst_target)
-				worst_target = r.median_ns;
-		}
-		np_state_free(st);
 	}
-	getrusage(RUSAGE_SELF, &ru);
-	if (json) {
-		printf("\n  ],\n  \"target_us\": %.0f,\n  \"worst_1024cpus_256queues_us\": %.2f,\n"
-		       "  \"ns_per_cpu_plus_queue_min\": %.1f,\n  \"ns_per_cpu_plus_queue_max\": %.1f,\n"
-		       "  \"peak_rss_kb\": %ld\n}\n", TARGET_NS / 1e3, worst_target / 1e3, per_min,
-		       per_max, ru.ru_maxrss);
-	} else {
-		printf("\n1024 cpus x 256 queues, slowest policy: %.1f us (target %.0f us): %s\n",
-		       worst_target / 1e3, TARGET_NS / 1e3, worst_target <= TARGET_NS ? "met" : "MISSED");
-		printf("growth: %.1f .. %.1f ns per (cpus + queues) for shapes of 64+ cpus\n", per_min,
-		       per_max);
-		printf("peak RSS: %ld KiB\n", ru.ru_maxrss);
-	}
-	if (check && worst_target > TARGET_NS)
-		rc = 1;
-out:
 	np_ctx_free(ctx);
 	return rc;
 }

@@ -76,11 +76,22 @@ int np_ctx_set_root(struct np_ctx *ctx, const char *dir, struct np_error *err)
 
 int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct np_error *err)
 {
-	if (!dir || dir[0] != '/' || strlen(dir) >= sizeof(ctx->state_dir))
-		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
-			      "state directory must be an absolute path shorter than %zu bytes",
-			      sizeof(ctx->state_dir));
-	snprintf(ctx->state_dir, sizeof(ctx->state_dir), "%s", dir);
+	char cwd[PATH_MAX];
+	int n;
+
+	if (!dir || !*dir)
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "empty state directory");
+	/* Absolute, so the --confirm watchdog (which starts elsewhere) and
+	 * every later command find the same files. */
+	if (dir[0] == '/')
+		n = snprintf(ctx->state_dir, sizeof(ctx->state_dir), "%s", dir);
+	else if (getcwd(cwd, sizeof(cwd)))
+		n = snprintf(ctx->state_dir, sizeof(ctx->state_dir), "%s/%s", cwd, dir);
+	else
+		return np_err(err, -errno, NP_PHASE_INPUT, NULL, "cannot resolve %s: %s", dir,
+			      strerror(errno));
+	if (n < 0 || (size_t)n >= sizeof(ctx->state_dir))
+		return np_err(err, -ENAMETOOLONG, NP_PHASE_INPUT, NULL, "state directory path too long");
 	return 0;
 }
 

@@ -98,13 +98,17 @@ static void log_to_stderr(void *userdata, enum np_log_level level, const char *m
 		fprintf(stderr, "netpolicy: %s\n", msg);
 }
 
-/* Test hook: NETPOLICY_TEST_STOP_AFTER_STEP=K stops the process (SIGSTOP)
- * after apply step K, so tests can kill it mid-apply or race it. */
-static void stop_after_step(void *userdata, unsigned step, const char *knob, const char *what)
+/* After each step written: say it with --verbose; and a test hook,
+ * NETPOLICY_TEST_STOP_AFTER_STEP=K, stops the process (SIGSTOP) after step K
+ * so tests can kill it mid-apply or race it. */
+static void on_step(void *userdata, unsigned step, const char *knob, const char *what)
 {
-	const char *k = userdata;
+	const struct cli *c = userdata;
+	const char *k = getenv("NETPOLICY_TEST_STOP_AFTER_STEP");
 
-	if ((unsigned)atoi(k) == step) {
+	if (c->verbose)
+		fprintf(stderr, "netpolicy: %s: step %u: %s %s\n", c->device, step, knob, what);
+	if (k && (unsigned)atoi(k) == step) {
 		fprintf(stderr, "netpolicy: test hook: stopped after step %u (%s %s)\n", step, knob, what);
 		raise(SIGSTOP);
 	}
@@ -224,8 +228,7 @@ int main(int argc, char **argv)
 	if (r < 0)
 		return cli_fail(&c, &err);
 	np_ctx_set_log(c.ctx, log_to_stderr, &c);
-	if (getenv("NETPOLICY_TEST_STOP_AFTER_STEP"))
-		np_ctx_set_step_hook(c.ctx, stop_after_step, getenv("NETPOLICY_TEST_STOP_AFTER_STEP"));
+	np_ctx_set_step_hook(c.ctx, on_step, &c);
 	c.state_dir = state_dir ? state_dir : "/run/netpolicy";
 	c.model = model;
 	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, &err) < 0) ||

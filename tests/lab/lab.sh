@@ -38,9 +38,9 @@ can_run() {
 		why="needs root (network namespaces, taps, apt-get)"
 	elif [ ! -c /dev/net/tun ]; then
 		why="no /dev/net/tun"
-	elif ! command -v qemu-system-x86_64 >/dev/null && ! apt_known qemu-system-x86; then
+	elif ! command -v qemu-system-x86_64 >/dev/null && ! apt_can_get qemu-system-x86; then
 		why="qemu-system-x86_64 missing and apt-get cannot install qemu-system-x86"
-	elif [ ! -f "$OUT/stamp" ] && ! apt_known linux-image-amd64; then
+	elif [ ! -f "$OUT/stamp" ] && ! apt_can_get linux-image-amd64; then
 		why="no lab build in $LABDIR and apt-get knows no linux-image-amd64"
 	elif [ ! -f "$OUT/stamp" ] && ! [ -w "$LABDIR" ] && ! [ -w "$(dirname "$LABDIR")" ]; then
 		why="no lab build in $LABDIR and it cannot be created"
@@ -51,6 +51,13 @@ can_run() {
 }
 
 apt_known() { command -v apt-cache >/dev/null && apt-cache show "$1" >/dev/null 2>&1; }
+
+# PKG is in the apt lists, or there are no lists yet (build runs apt-get update)
+apt_can_get() {
+	command -v apt-get >/dev/null || return 1
+	apt_known "$1" && return 0
+	! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1
+}
 
 # ============================================================ build
 
@@ -190,7 +197,7 @@ extract_vmlinux() {
 
 build() {
 	[ "$(id -u)" = 0 ] || die "build needs root"
-	mkdir -p "$LABDIR/debs" "$OUT" || die "cannot create $LABDIR"
+	mkdir -p "$LABDIR/debs" "$OUT" 2>/dev/null || die "cannot create $LABDIR"
 	chown _apt "$LABDIR/debs" 2>/dev/null
 	exec 9>"$LABDIR/lock"
 	flock 9 || die "cannot lock $LABDIR/lock"

@@ -96,6 +96,26 @@ static const struct tcase cases[] = {
 		.cpus = 32, .smt = true, .nodes = 2, .driver = "ice", .speed = 25000,
 		.max_queues = 64, .queues = 32, .isolated = "2-5,18-21" },
 	  .cpus = "2-5,18-21" },
+	{ .name = "veth-like: more rx than tx channels", .s = {
+		.cpus = 8, .driver = "veth", .nic_node = -1, .chan = SHAPE_SEPARATE, .max_queues = 8,
+		.queues = 1, .max_tx = 2, .tx = 1, .irqs = SHAPE_NO_IRQS, .no_rings = true,
+		.no_coalesce = true, .no_rss = true } },
+	{ .name = "3 nodes of uneven size, NIC without a node", .s = {
+		.cpus = 22, .nodes = 3, .driver = "ice", .nic_node = -1, .speed = 100000,
+		.max_queues = 64, .queues = 22, .other = true } },
+	{ .name = "NIC on a node whose cpus are all offline", .s = {
+		.cpus = 16, .nodes = 2, .driver = "ixgbe", .nic_node = 1, .speed = 10000,
+		.max_queues = 64, .queues = 16, .offline = "8-15" } },
+	{ .name = "first threads offline, siblings online", .s = {
+		.cpus = 32, .smt = true, .driver = "i40e", .speed = 40000, .max_queues = 64,
+		.queues = 4, .offline = "0-7" } },
+	{ .name = "virtio with fewer vectors than queues", .s = {
+		.cpus = 8, .driver = "virtio_net", .nic_node = -1, .max_queues = 8, .queues = 8,
+		.irq_kind = SHAPE_IRQ_SPLIT, .irqs = 3, .other = true, .no_rss = true,
+		.no_adaptive = true } },
+	{ .name = "nohz_full on most cpus", .s = {
+		.cpus = 64, .smt = true, .driver = "mlx5_core", .speed = 25000, .max_queues = 63,
+		.queues = 63, .nohz_full = "1-31,33-63" } },
 	{ .name = "16 nodes x 64 cpus, 256 queues, unknown speed", .s = {
 		.cpus = 1024, .smt = true, .nodes = 16, .packages = 4, .driver = "mlx5_core",
 		.nic_node = 5, .max_queues = 256, .queues = 256, .rss_size = 2048 } },
@@ -685,6 +705,80 @@ static void test_diff(void)
 	np_state_free(st);
 }
 
+/* --- formatting and XPS balance ------------------------------------------------ */
+
+/* np_fmt_mask() writes its own cpulist for speed: it must say what
+ * np_cpumask_format_list() says. */
+static void test_fmt_mask(void)
+{
+	struct np_cpumask m;
+	char want[4096], got[4096], small[24];
+	unsigned seed = 12345, bad = 0;
+
+	np_cpumask_zero(&m);
+	np_fmt_mask(got, sizeof(got), &m);
+	is_str(got, "-", "empty mask prints as -");
+	for (int i = 0; i < 500; i++) {
+		unsigned density = 1 + i % 7;
+
+		np_cpumask_zero(&m);
+		for (unsigned cpu = 0; cpu < NP_CPUS_MAX; cpu++) {
+			seed = seed * 1103515245 + 12345;
+			/* runs and gaps of varied lengths, edges included */
+			if ((seed >> 16) % 8 < density)
+				np_cpumask_set(&m, cpu);
+		}
+		if (i == 0) {
+			np_cpumask_zero(&m);
+			np_cpumask_set(&m, NP_CPUS_MAX - 1);
+		}
+		if (i == 1)
+			for (unsigned cpu = 0; cpu < NP_CPUS_MAX; cpu++)
+				np_cpumask_set(&m, cpu);
+		np_cpumask_format_list(&m, want, sizeof(want));
+		np_fmt_mask(got, sizeof(got), &m);
+		if (strcmp(want, got) && !bad++)
+			printf("#   got '%.60s...', want '%.60s...'\n", got, want);
+	}
+	is_int(bad, 0, "np_fmt_mask = np_cpumask_format_list on 500 masks");
+
+	np_cpumask_parse_list("0,2,4,6,8,10,12,14,16,18", &m);
+	np_fmt_mask(small, sizeof(small), &m);
+	is_str(small, "0,2,4,6,8,10,...", "a list too long for the buffer ends in ...");
+	np_cpumask_parse_list("1000-1023", &m);
+	np_fmt_mask(small, sizeof(small), &m);
+	is_str(small, "1000-1023", "a list that fits is whole");
+}
+
+/* CPUs without a queue on their core are dealt round robin over all the
+ * queues of their node, not only the first 64. */
+static void test_xps_balance(struct np_ctx *ctx)
+{
+	const struct shape s = { .cpus = 256, .driver = "mlx5_core", .max_queues = 256,
+				 .queues = 256 };
+	struct np_plan_opts opts = { .cpus = "0-99" };
+	struct np_state *st = NULL;
+	struct np_plan *plan = NULL;
+	unsigned lo = ~0u, hi = 0;
+
+	if (shape_build(&s, &st) < 0 || np_plan_compute(ctx, np_policy_at(1), &opts, st, &plan,
+							NULL) < 0) {
+		ok(0, "xps balance: plans");
+		np_state_free(st);
+		return;
+	}
+	is_int(plan->target->dev.n_txq, 100, "xps balance: 100 queues for CPUs 0-99");
+	for (unsigned q = 0; q < plan->target->dev.n_txq; q++) {
+		unsigned w = np_cpumask_weight(&plan->target->dev.txq[q].xps_cpus);
+
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+	}
+	ok(hi - lo <= 1, "xps balance: 256 CPUs over 100 queues, %u..%u CPUs per queue", lo, hi);
+	np_plan_free(plan);
+	np_state_free(st);
+}
+
 /* --- the shape builder itself -------------------------------------------------- */
 
 static void test_shapes(void)
@@ -745,6 +839,8 @@ int main(void)
 		test_case(ctx, &cases[i]);
 	test_errors(ctx);
 	test_diff();
+	test_fmt_mask();
+	test_xps_balance(ctx);
 	np_ctx_free(ctx);
 	return tap_done();
 }

@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# Fault injection through the simulated backend: for every policy and every
+# step k of the apply, the driver fails step k (or silently ignores it, or
+# the device vanishes).  The device must end exactly as it was, with exit 3
+# and a message naming the step and the driver's reason.
+
+load ../helpers
+
+setup() { np_tmpdir; }
+teardown() { np_cleanup_tmp; }
+
+# The backend operation that writes a knob.
+op_of() {
+	case $1 in
+	channels) echo set_channels ;;
+	rings) echo set_rings ;;
+	coalesce) echo set_coalesce ;;
+	features) echo set_feature ;;
+	rss) echo set_rss_indir ;;
+	*) echo write_attr ;;
+	esac
+}
+
+state_of() {	# the device as JSON, without netpolicy's own bookkeeping
+	npsim --json "$1" show | jq -S 'del(.policy, .policy_cpus, .drift)'
+}
+
+# For model $1 and policy $2: the knob of each step a clean apply writes.
+steps_of() {
+	np_model "$1"
+	npsim -v "$(jq -r '.devices[0].ifname' "$MODEL")" set "$2" 2>&1 >/dev/null |
+		sed -n 's/^netpolicy: [^:]*: step \([0-9]*\): \([a-z-]*\) .*/\1 \2/p'
+}
+
+with_fault() {	# with_fault MODEL FAULT-JSON: a fresh copy of MODEL with one fault
+	np_model "$1"
+	jq --argjson f "$2" '.faults = [$f]' "$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
+}
+
+run_faults() {	# run_faults MODEL: every policy, every step, mode fail
+	local model=$1 policy k knob op after dev
+	for policy in cpu latency throughput; do
+		declare -A seen=()
+		local count=0
+		while read -r k knob; do
+			count=$((count + 1))
+			op=$(op_of "$knob")
+			after=${seen[$op]:-0}
+			seen[$op]=$((after + 1))
+			with_fault "$model" "{\"op\":\"$op\",\"after\":$after,\"errno\":\"EBUSY\",\"extack\":\"injected at step $k\"}"
+			dev=$(jq -r '.devices[0].ifname' "$MODEL")
+			before=$(state_of "$dev")
+			run npsim "$dev" set "$policy"
+			[ "$status" -eq 3 ] || { echo "$model $policy step $k ($knob): exit $status: $output"; return 1; }
+			[[ "$output" == "netpolicy: $dev: step $k: $knob"*"injected at step $k"*"rolled back, the device is as it was" ]] ||
+				{ echo "$model $policy step $k: message: $output"; return 1; }
+			[ "${#lines[@]}" -eq 1 ]
+			[ "$(state_of "$dev")" = "$before" ] || { echo "$model $policy step $k: not restored"; return 1; }
+			[ ! -e "$STATE_DIR/$dev.journal" ]
+			rm -rf "$STATE_DIR"
+		done < <(steps_of "$model" "$policy")
+		echo "# $model $policy: $count steps failed in turn" >&3
+		[ "$count" -ge 3 ]
+		unset seen
+	done
+}
+
+@test "virtio VM: a failure at every step of every policy rolls back exactly" {
+	run_faults virtio-4q
+}
+
+@test "ixgbe 64 queues: a failure at every step of every policy rolls back exactly" {
+	run_faults ixgbe-16cpu
+}
+
+@test "i40e with isolated CPUs: a failure at every step of every policy rolls back exactly" {
+	run_faults isolated
+}
+
+@test "a driver that ignores a value: the apply fails verification and rolls back" {
+	with_fault ixgbe-16cpu '{"op":"set_rings","mode":"ignore"}'
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	before=$(state_of "$dev")
+	run npsim "$dev" set throughput
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"rings"*"the driver kept"* ]]
+	[ "$(state_of "$dev")" = "$before" ]
+}
+
+@test "a driver that rounds a value: applied, and the rounding reported" {
+	with_fault ixgbe-16cpu '{"op":"set_coalesce","mode":"round"}'
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	run npsim --json "$dev" set throughput
+	[ "$status" -eq 0 ]
+	[ "$(jq .changed <<<"$output")" = true ]
+	[[ "$(jq -r .rounded <<<"$output")" == *"coalesce rx-usecs: driver set 48 for 50"* ]]
+}
+
+@test "the device vanishes mid-apply: exit 1, one line, no journal" {
+	with_fault ixgbe-16cpu '{"op":"write_attr","after":3,"mode":"vanish"}'
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	run npsim "$dev" set throughput
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"the device disappeared; nothing is left to roll back"* ]]
+	[ ! -e "$STATE_DIR/$dev.journal" ]
+}
+
+@test "rollback that itself fails: exit 4, the journal kept, a later reset finishes it" {
+	# the forward write fails at the 3rd IRQ write, and the rollback's
+	# first channel change fails too
+	with_fault ixgbe-16cpu '{"op":"write_attr","after":2,"errno":"EIO"}'
+	jq '.faults += [{"op":"set_channels","after":1,"errno":"EBUSY","extack":"busy during rollback"}]' \
+		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	before=$(state_of "$dev")
+	run npsim "$dev" set throughput
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"rollback INCOMPLETE"*"reset' retries"* ]]
+	[ -e "$STATE_DIR/$dev.journal" ]
+	run npsim "$dev" reset
+	[ "$status" -eq 0 ]
+	[ "$(state_of "$dev")" = "$before" ]
+	[ ! -e "$STATE_DIR/$dev.journal" ]
+}
+
+@test "killed after step k on a model: the next command restores it" {
+	np_model virtio-4q
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	before=$(state_of "$dev")
+	NETPOLICY_TEST_STOP_AFTER_STEP=2 "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" \
+		"$dev" set latency 2>/dev/null &
+	pid=$!
+	wait_stopped "$pid"
+	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+	[ "$(state_of "$dev")" = "$before" ]	# show itself rolled it back
+	[ ! -e "$STATE_DIR/$dev.journal" ]
+}
