@@ -28,6 +28,9 @@ struct engine {
 	struct np_journal *journal;
 	struct np_apply_result *res;
 	unsigned step;			/* steps written so far in this run */
+	const struct np_policy *policy;	/* apply: plan again after queues reopened */
+	const char *cpus;
+	bool reopened;			/* a step reopened queues */
 };
 
 void np_ctx_set_step_hook(struct np_ctx *ctx, np_step_fn fn, void *userdata)
@@ -61,14 +64,16 @@ static void steps_free(struct np_plan *p)
 	free(p->notes);
 }
 
-static int converge(struct engine *e, struct np_state **cur, const struct np_state *goal,
-		    enum np_phase phase, struct np_error *err)
+static int converge_knobs(struct engine *e, struct np_state **cur, const struct np_state *goal,
+			  bool per_queue_only, enum np_phase phase, struct np_error *err)
 {
 	for (size_t k = 0; np_knobs[k]; k++) {
 		const struct np_knob *knob = np_knobs[k];
 		struct np_plan p = { .target = (struct np_state *)goal };
 		int r;
 
+		if (per_queue_only && !knob->per_queue)
+			continue;
 		r = knob->diff(&p, *cur, goal);
 		for (size_t i = 0; r >= 0 && i < p.n_steps; i++) {
 			const struct np_step *s = &p.steps[i];
@@ -93,13 +98,21 @@ static int converge(struct engine *e, struct np_state **cur, const struct np_sta
 				e->ctx->step_fn(e->ctx->step_ud, e->step, knob->name, what);
 			e->step++;
 		}
-		if (r >= 0 && p.n_steps && knob->reopens_queues)
+		if (r >= 0 && p.n_steps && knob->reopens_queues) {
+			e->reopened = true;
 			r = rediscover(e, cur, phase, err);
+		}
 		steps_free(&p);
 		if (r < 0)
 			return r;
 	}
 	return 0;
+}
+
+static int converge(struct engine *e, struct np_state **cur, const struct np_state *goal,
+		    enum np_phase phase, struct np_error *err)
+{
+	return converge_knobs(e, cur, goal, false, phase, err);
 }
 
 /* Every difference between the device and `goal`, as a plan (empty = equal). */
@@ -240,11 +253,44 @@ static void rollback(struct engine *e, struct np_state **cur, const struct np_st
 	np_error_format(&rerr, e->res->rollback_msg, sizeof(e->res->rollback_msg));
 }
 
+/*
+ * A plan is made from the device as it was; a channel change can bring
+ * things the plan could not know (drivers that request one IRQ per queue at
+ * open: the new queues' IRQs exist only now).  Planning again from the
+ * changed device is a fixed point for everything the first plan set and
+ * covers the rest; converge to that too.  Only when something reopened
+ * queues: otherwise the first plan saw everything.
+ */
+static int replan(struct engine *e, struct np_state **cur, struct np_plan **ret,
+		  struct np_error *err)
+{
+	struct np_plan_opts opts = { .cpus = e->cpus && *e->cpus ? e->cpus : NULL };
+	struct np_plan *p = NULL;
+	int r;
+
+	if (!e->reopened)
+		return 0;
+	/* from the device as it is now, not as the last re-read saw it */
+	r = rediscover(e, cur, NP_PHASE_APPLY, err);
+	if (r < 0)
+		return r;
+	r = np_plan_compute(e->ctx, e->policy, &opts, *cur, &p, err);
+	if (r < 0)
+		return r;
+	/* Only what follows the queues: a knob the driver ignored or
+	 * rounded must fail or be reported by verify, not be written twice. */
+	if (p->n_steps)
+		r = converge_knobs(e, cur, p->target, true, NP_PHASE_APPLY, err);
+	*ret = p;
+	return r;
+}
+
 /* Converge to `goal` with journal and rollback; the caller holds the lock. */
 static int run(struct engine *e, int dirfd, struct np_state **cur, const struct np_state *goal,
 	       const char *what, struct np_error *err)
 {
 	struct np_state *before = NULL;
+	struct np_plan *replanned = NULL;
 	int r;
 
 	r = np_state_dup(*cur, &before);
@@ -254,8 +300,10 @@ static int run(struct engine *e, int dirfd, struct np_state **cur, const struct 
 	if (r < 0)
 		goto out;
 	r = converge(e, cur, goal, NP_PHASE_APPLY, err);
+	if (r >= 0 && e->policy)
+		r = replan(e, cur, &replanned, err);
 	if (r >= 0)
-		r = verify(e, cur, before, goal, NP_PHASE_VERIFY, err);
+		r = verify(e, cur, before, replanned ? replanned->target : goal, NP_PHASE_VERIFY, err);
 	if (r < 0)
 		rollback(e, cur, before);
 	else
@@ -264,6 +312,7 @@ static int run(struct engine *e, int dirfd, struct np_state **cur, const struct 
 	np_journal_end(e->journal, e->res->rollback_incomplete && !e->res->vanished);
 	e->journal = NULL;
 out:
+	np_plan_free(replanned);
 	np_state_free(before);
 	return r;
 }
@@ -470,6 +519,8 @@ int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 		snprintf(file, sizeof(file), "%s.tentative", ifname);
 		np_file_remove(dirfd, file);
 	}
+	e.policy = plan->policy;
+	e.cpus = plan->cpus;
 	r = run(&e, dirfd, &cur, plan->target, plan->policy ? plan->policy->name : "plan", err);
 	if (r < 0) {
 		if (flags & NP_APPLY_TENTATIVE) {

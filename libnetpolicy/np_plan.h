@@ -28,6 +28,7 @@ struct np_knob {
 	int (*apply)(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
 		     const struct np_step *step, struct np_error *err);
 	bool reopens_queues;	/* drivers may reset IRQ affinity, XPS, NAPI after it */
+	bool per_queue;		/* what a queue change can add or reset: planned again after one */
 };
 
 struct np_change {

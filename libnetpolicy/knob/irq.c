@@ -45,4 +45,5 @@ const struct np_knob np_knob_irq = {
 	.name = "irq-affinity",
 	.diff = diff,
 	.apply = apply,
+	.per_queue = true,
 };

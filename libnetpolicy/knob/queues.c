@@ -122,6 +122,12 @@ static int apply_rfs(struct np_backend *be, const struct np_state *cur, const st
 	return be->ops->write_attr(be, &cur->dev, NP_ATTR_RPS_FLOW_CNT, (unsigned)step->index, v, err);
 }
 
-const struct np_knob np_knob_xps = { .name = "xps", .diff = diff_xps, .apply = apply_xps };
-const struct np_knob np_knob_rps = { .name = "rps", .diff = diff_rps, .apply = apply_rps };
-const struct np_knob np_knob_rfs = { .name = "rfs", .diff = diff_rfs, .apply = apply_rfs };
+const struct np_knob np_knob_xps = {
+	.name = "xps", .diff = diff_xps, .apply = apply_xps, .per_queue = true,
+};
+const struct np_knob np_knob_rps = {
+	.name = "rps", .diff = diff_rps, .apply = apply_rps, .per_queue = true,
+};
+const struct np_knob np_knob_rfs = {
+	.name = "rfs", .diff = diff_rfs, .apply = apply_rfs, .per_queue = true,
+};

@@ -63,3 +63,18 @@ guest() {
 	need_netpolicy
 	guest show-e1000e.sh -n e1000e
 }
+
+@test "netdevsim: set and reset each policy" {
+	need_netpolicy
+	guest set-reset.sh
+}
+
+@test "e1000e: set and reset each policy" {
+	need_netpolicy
+	guest set-reset.sh -n e1000e
+}
+
+@test "virtio-net mq+RSS: set and reset each policy" {
+	need_netpolicy
+	guest set-reset.sh -n virtio-rss:4
+}

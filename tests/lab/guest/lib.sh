@@ -208,6 +208,28 @@ _queue_view() {
 	done
 }
 
+# the features policies touch, by their kernel names (ethtool -k prints
+# these three under older names)
+_feature_view() {
+	ethtool -k "$1" 2>/dev/null | awk '
+		BEGIN { n["receive-hashing:"] = "rx-hashing"; n["ntuple-filters:"] = "rx-ntuple-filter"
+			n["generic-receive-offload:"] = "rx-gro" }
+		($1 in n) { print "feature." n[$1] " " ($2 == "on" ? 1 : 0) }' | sort
+}
+
+_napi_view() {
+	for _f in napi_defer_hard_irqs gro_flush_timeout; do
+		[ -r "/sys/class/net/$1/$_f" ] && echo "napi.${_f#napi_} $(cat "/sys/class/net/$1/$_f")"
+	done
+}
+
+# machine-wide, but policies set them and reset must put them back
+_sysctl_view() {
+	for _f in rps_sock_flow_entries busy_poll busy_read; do
+		[ -r "/proc/sys/net/core/$_f" ] && echo "sysctl.$_f $(cat "/proc/sys/net/core/$_f")"
+	done
+}
+
 # kernel_view IF: the kernel's state of IF in view.jq's lines
 kernel_view() {
 	echo "ifname $1"
@@ -218,6 +240,9 @@ kernel_view() {
 	_rss_view "$1"
 	_irq_view "$1"
 	_queue_view "$1"
+	_feature_view "$1"
+	_napi_view "$1"
+	_sysctl_view
 }
 
 # compare NP KERNEL KERNEL_BEFORE PREFIX [NAME]: one TAP line per key of NP

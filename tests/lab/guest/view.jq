@@ -29,4 +29,8 @@ counts("rings"; ["rx", "rx_mini", "rx_jumbo", "tx"]),
 "txqs \(.queues.tx | length)",
 (.queues.rx[] | "rxq.\(.queue).rps_cpus \(.rps_cpus)", "rxq.\(.queue).rps_flow_cnt \(.rps_flow_cnt)"),
 (.queues.tx[] | (select(.xps_cpus != null) | "txq.\(.queue).xps_cpus \(.xps_cpus)"),
-	"txq.\(.queue).xps_rxqs \(.xps_rxqs)")
+	"txq.\(.queue).xps_rxqs \(.xps_rxqs)"),
+(.features.list // {} | to_entries[] | select(.key == "rx-hashing" or .key == "rx-ntuple-filter" or .key == "rx-gro")
+	| "feature.\(.key) \(.value.active | bool01)"),
+(select(.napi.supported) | "napi.defer_hard_irqs \(.napi.defer_hard_irqs)", "napi.gro_flush_timeout \(.napi.gro_flush_timeout)"),
+(.sysctl // {} | to_entries[] | select(.value != null and (.key | endswith("_error") | not)) | "sysctl.\(.key) \(.value)")
