@@ -78,6 +78,14 @@ int np_plan_add_change(struct np_plan *plan, const char *what, const char *befor
 		       const char *after);
 int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* One step for a group of counts written in one request (channels, rings):
+ * a change for each count that differs, nothing when none does. */
+struct np_count_change {
+	const char *name;
+	uint32_t before, after;
+};
+int np_plan_add_counts(struct np_plan *plan, const struct np_knob *knob,
+		       const struct np_count_change *c, size_t n);
 /* Compute the steps from `from` to plan->target with every knob's differ. */
 int np_plan_diff(struct np_plan *plan, const struct np_state *from);
 

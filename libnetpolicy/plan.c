@@ -92,6 +92,26 @@ int np_plan_add_change(struct np_plan *plan, const char *what, const char *befor
 	return 0;
 }
 
+int np_plan_add_counts(struct np_plan *plan, const struct np_knob *knob,
+		       const struct np_count_change *c, size_t n)
+{
+	bool added = false;
+	char x[16], y[16];
+
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].before == c[i].after)
+			continue;
+		if (!added && np_plan_add_step(plan, knob, -1, 0) < 0)
+			return -ENOMEM;
+		added = true;
+		np_fmt_u32(x, sizeof(x), c[i].before);
+		np_fmt_u32(y, sizeof(y), c[i].after);
+		if (np_plan_add_change(plan, c[i].name, x, y) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
 {
 	struct np_note *n;

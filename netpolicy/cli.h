@@ -51,6 +51,8 @@ int cli_spawn_watchdog(struct cli *c, unsigned long long token);
 
 /* Apply a plan and report (text or JSON); returns the exit code. */
 int cli_apply(struct cli *c, const struct np_plan *plan);
+/* A plan that was not applied: mark it so and print it. */
+int cli_print_dry_run(struct cli *c, struct json_object *plan_json);
 int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		     const struct np_apply_result *res, const struct np_error *err);
 

@@ -67,6 +67,17 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 	return rc;
 }
 
+int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
+{
+	json_object_object_add(plan_json, "dry_run", json_object_new_boolean(1));
+	json_object_object_add(plan_json, "changed", json_object_new_boolean(0));
+	if (c->json)
+		cli_print_json(plan_json);
+	else if (!c->quiet)
+		render_plan(stdout, plan_json);
+	return NP_EXIT_OK;
+}
+
 int cli_apply(struct cli *c, const struct np_plan *plan)
 {
 	struct np_apply_result res;
@@ -136,13 +147,7 @@ int cmd_reset(struct cli *c)
 	}
 	json_object_object_add(obj, "policy", json_object_new_string("reset"));
 	if (c->dry_run) {
-		json_object_object_add(obj, "dry_run", json_object_new_boolean(1));
-		json_object_object_add(obj, "changed", json_object_new_boolean(0));
-		if (c->json)
-			cli_print_json(obj);
-		else if (!c->quiet)
-			render_plan(stdout, obj);
-		rc = NP_EXIT_OK;
+		rc = cli_print_dry_run(c, obj);
 	} else {
 		r = np_reset(c->ctx, c->device, 0, &res, &err);
 		rc = cli_apply_report(c, obj, r, &res, &err);

@@ -19,6 +19,9 @@ int cmd_set(struct cli *c)
 	np_error_clear(&err);
 	if (np_policy_lookup(c->argv[0], &policy, &err) < 0)
 		return cli_fail(c, &err);
+	/* even a dry run must plan from the device as netpolicy left it */
+	if (cli_recover(c) != NP_EXIT_OK)
+		return NP_EXIT_ROLLBACK_FAILED;
 	if (np_discover(c->ctx, c->device, &st, &err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0) {
 		rc = cli_fail(c, &err);
@@ -33,13 +36,7 @@ int cmd_set(struct cli *c)
 		rc = NP_EXIT_ERROR;
 		goto out;
 	}
-	json_object_object_add(obj, "dry_run", json_object_new_boolean(1));
-	json_object_object_add(obj, "changed", json_object_new_boolean(0));
-	if (c->json)
-		cli_print_json(obj);
-	else if (!c->quiet)
-		render_plan(stdout, obj);
-	rc = NP_EXIT_OK;
+	rc = cli_print_dry_run(c, obj);
 out:
 	json_object_put(obj);
 	np_plan_free(plan);

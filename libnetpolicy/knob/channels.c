@@ -5,29 +5,16 @@
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
 	const struct np_channels *a = &from->dev.channels, *b = &to->dev.channels;
-	const struct { const char *name; uint32_t before, after; } c[] = {
+	const struct np_count_change c[] = {
 		{ "combined", a->combined, b->combined },
 		{ "rx", a->rx, b->rx },
 		{ "tx", a->tx, b->tx },
 		{ "other", a->other, b->other },
 	};
-	bool added = false;
-	char x[16], y[16];
 
 	if (a->err || b->err)
 		return 0;
-	for (size_t i = 0; i < NP_ARRAY_SIZE(c); i++) {
-		if (c[i].before == c[i].after)
-			continue;
-		if (!added && np_plan_add_step(plan, &np_knob_channels, -1, 0) < 0)
-			return -ENOMEM;
-		added = true;
-		np_fmt_u32(x, sizeof(x), c[i].before);
-		np_fmt_u32(y, sizeof(y), c[i].after);
-		if (np_plan_add_change(plan, c[i].name, x, y) < 0)
-			return -ENOMEM;
-	}
-	return 0;
+	return np_plan_add_counts(plan, &np_knob_channels, c, NP_ARRAY_SIZE(c));
 }
 
 static int apply(struct np_backend *be, const struct np_state *cur, const struct np_state *to,

@@ -35,13 +35,19 @@ need_netpolicy() {
 	[ -x "$NETPOLICY" ] || skip "$NETPOLICY not built"
 }
 
-# guest SCRIPT LAB-RUN-OPTIONS...: boot, run tests/lab/guest/SCRIPT, pass if it does
+# guest SCRIPT LAB-RUN-OPTIONS...: boot, run tests/lab/guest/SCRIPT, pass if it
+# does; a failure shows the guest's output without its passing checks
+# (NP_LAB_VERBOSE=1: with them)
 guest() {
 	local script=$1 bin=()
 	shift
 	[ -x "$NETPOLICY" ] && bin=(-b "$NETPOLICY")
 	run "$LAB" run -t "${NP_LAB_TIMEOUT:-300}" "${bin[@]}" "$@" "$GUEST/$script"
-	echo "$output"
+	if [ "${NP_LAB_VERBOSE:-0}" = 1 ]; then
+		echo "$output"
+	else
+		echo "$output" | grep -v '^ok '
+	fi
 	[ "$status" -eq 0 ]
 }
 

@@ -11,7 +11,9 @@
 #   rings.rx 256                   coalesce.rx-usecs 3      (only fields the driver reports)
 #   rss.indir 0 1 2 3 ...          irq.25.role rx 0         (kind and queue, from the name)
 #   rxq.1.rps_cpus 1-2             txq.0.xps_cpus 0         (absent when unreadable)
-# `val KEY` reads netpolicy's side of the last check_show/show.
+#   feature.rx-hashing 1           napi.gro_flush_timeout 0 sysctl.busy_poll 0
+# `val KEY` reads netpolicy's side of the last check_show/show; `snapshot` and
+# `check_restored` compare the kernel's view with a saved one (after a reset).
 
 NP=${NETPOLICY:-netpolicy}
 NP_JSON=/tmp/np-show.json
@@ -57,7 +59,8 @@ show() {
 	fi
 	if ! jq -r -f /lab/view.jq "$NP_JSON" >"$NP_VIEW" 2>/tmp/np-view.err; then
 		fail "netpolicy $1 show --json prints the expected JSON: $(cat /tmp/np-view.err)"
-		diag "$(head -c 600 "$NP_JSON")"
+		head -c 600 "$NP_JSON" | sed 's/^/# /'
+		echo
 		return 1
 	fi
 	pass "netpolicy $1 show --json"

@@ -1,6 +1,6 @@
 # The lab itself works: the guest has the kernel, CPUs, drivers and tools the
-# scenarios rely on, and lib.sh's kernel_view reads what the capability matrix
-# of shared/lab/README.md says.  Runs with -n virtio-rss:4 -n e1000e.
+# scenarios rely on, and lib.sh's kernel_view reads the known facts of each
+# driver (README.md's table).  Runs with -n virtio-rss:4 -n e1000e.
 . /lab/lib.sh
 
 is "$(uname -r | cut -d. -f1,2)" 6.1 "guest kernel"
