@@ -101,7 +101,7 @@ static void render_coalesce(FILE *out, struct json_object *dev)
 				json_object_get_string(val));
 		first = false;
 	}
-	fputs(first ? "no fields reported\n" : "\n", out);
+	fputs(first ? "no field the driver can change\n" : "\n", out);
 }
 
 static void render_rss(FILE *out, struct json_object *dev)

@@ -39,6 +39,7 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	r = np_sysfs_read_dev(rootfd, dev, &st->topo, err);
 	if (r < 0)
 		return r;
+	np_quirks_apply(rootfd, dev);
 	r = np_irq_read(rootfd, dev, err);
 	if (r < 0)
 		return r;

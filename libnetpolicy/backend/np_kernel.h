@@ -51,6 +51,9 @@ int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret);
 int np_sysfs_write_attr(int rootfd, const struct np_dev *dev, enum np_attr attr,
 			unsigned index, const char *value, struct np_error *err);
 
+/* quirks.c: correct what a driver claims but cannot do. */
+void np_quirks_apply(int rootfd, struct np_dev *dev);
+
 /* topology.c */
 int np_topology_read(int rootfd, struct np_topology *ret, struct np_error *err);
 

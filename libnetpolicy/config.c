@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * /etc/netpolicy.conf: which policy each device gets (netpolicy.conf(5)).
+ *
+ *	[eth0]
+ *	policy = throughput
+ *	cpus = 0-7
+ *
+ * Validation is strict and complete before anything is returned: a boot-time
+ * "plan" must not tune half the machine and then stop on a typo, so every
+ * error is found here, one line naming FILE:LINE.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "np_cpumask.h"
+#include "np_private.h"
+
+struct entry {
+	char ifname[IFNAMSIZ];
+	const struct np_policy *policy;
+	char *cpus;		/* as written, or NULL */
+	unsigned line;		/* of the [section] header */
+	unsigned policy_line, cpus_line;
+};
+
+struct np_config {
+	char *path;
+	struct entry *dev;
+	size_t n, alloc;
+};
+
+void np_config_free(struct np_config *cfg)
+{
+	if (!cfg)
+		return;
+	for (size_t i = 0; i < cfg->n; i++)
+		free(cfg->dev[i].cpus);
+	free(cfg->dev);
+	free(cfg->path);
+	free(cfg);
+}
+
+/* np_err with "FILE:LINE: " in front; a library message (np_ifname_validate,
+ * np_policy_lookup) is taken over as the reason. */
+static int fail(struct np_error *err, const struct np_config *cfg, unsigned line,
+		const struct np_error *why, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int fail(struct np_error *err, const struct np_config *cfg, unsigned line,
+		const struct np_error *why, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "%s:%u: %s%s", cfg->path, line, msg,
+		      why ? why->msg : "");
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	*end = '\0';
+	return s;
+}
+
+static int section(struct np_config *cfg, char *s, unsigned line, struct np_error *err)
+{
+	char *close = strchr(s, ']'), *name;
+	struct np_error why;
+	struct entry *e;
+
+	if (!close || *trim(close + 1))
+		return fail(err, cfg, line, NULL, "expected '[DEVICE]'");
+	*close = '\0';
+	name = trim(s + 1);
+	np_error_clear(&why);
+	if (np_ifname_validate(name, &why) < 0)
+		return fail(err, cfg, line, &why, "[%s]: ", name);
+	for (size_t i = 0; i < cfg->n; i++)
+		if (!strcmp(cfg->dev[i].ifname, name))
+			return fail(err, cfg, line, NULL, "duplicate section [%s] (first at line %u)",
+				    name, cfg->dev[i].line);
+	if (cfg->n == cfg->alloc) {
+		size_t alloc = cfg->alloc ? cfg->alloc * 2 : 8;
+		struct entry *dev = realloc(cfg->dev, alloc * sizeof(*dev));
+
+		if (!dev)
+			return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+		cfg->dev = dev;
+		cfg->alloc = alloc;
+	}
+	e = &cfg->dev[cfg->n++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->ifname, sizeof(e->ifname), "%s", name);
+	e->line = line;
+	return 0;
+}
+
+static int assignment(struct np_config *cfg, char *s, unsigned line, struct np_error *err)
+{
+	char *eq = strchr(s, '='), *key, *value;
+	struct entry *e = cfg->n ? &cfg->dev[cfg->n - 1] : NULL;
+	struct np_error why;
+
+	if (!eq)
+		return fail(err, cfg, line, NULL, "expected 'KEY = VALUE' or '[DEVICE]', got '%s'", s);
+	*eq = '\0';
+	key = trim(s);
+	value = trim(eq + 1);
+	if (!*key)
+		return fail(err, cfg, line, NULL, "missing key before '='");
+	if (strcmp(key, "policy") && strcmp(key, "cpus"))
+		return fail(err, cfg, line, NULL, "unknown key '%s' (valid: policy, cpus)", key);
+	if (!e)
+		return fail(err, cfg, line, NULL, "'%s' before any [DEVICE] section", key);
+	if (!*value)
+		return fail(err, cfg, line, NULL, "%s: empty value", key);
+
+	if (!strcmp(key, "policy")) {
+		if (e->policy_line)
+			return fail(err, cfg, line, NULL, "[%s]: policy given twice (first at line %u)",
+				    e->ifname, e->policy_line);
+		np_error_clear(&why);
+		if (np_policy_lookup(value, &e->policy, &why) < 0)
+			return fail(err, cfg, line, &why, "");
+		e->policy_line = line;
+		return 0;
+	}
+
+	if (e->cpus_line)
+		return fail(err, cfg, line, NULL, "[%s]: cpus given twice (first at line %u)",
+			    e->ifname, e->cpus_line);
+	{
+		struct np_cpumask m;
+		int r = np_cpumask_parse_list(value, &m);
+
+		/* Only syntax here: which CPUs are online is known when planning. */
+		if (r == -ERANGE)
+			return fail(err, cfg, line, NULL, "cpus: '%s': CPU numbers go up to %d",
+				    value, NP_CPUS_MAX - 1);
+		if (r < 0)
+			return fail(err, cfg, line, NULL, "cpus: '%s' is not a CPU list (like 0-3,8)",
+				    value);
+		if (np_cpumask_empty(&m))
+			return fail(err, cfg, line, NULL, "cpus: '%s' names no CPU", value);
+	}
+	e->cpus = strdup(value);
+	if (!e->cpus)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	e->cpus_line = line;
+	return 0;
+}
+
+static int parse(struct np_config *cfg, FILE *f, struct np_error *err)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	unsigned line = 0;
+	ssize_t n;
+	int r = 0;
+
+	errno = 0;
+	while ((n = getline(&buf, &cap, f)) >= 0) {
+		char *s, *hash;
+
+		line++;
+		if (memchr(buf, '\0', (size_t)n)) {
+			r = fail(err, cfg, line, NULL, "NUL byte (not a text file?)");
+			goto out;
+		}
+		s = trim(buf);
+		/* '#' starts a comment anywhere (no value contains one); ';' only
+		 * at the start of a line, as in systemd unit files. */
+		hash = strchr(s, '#');
+		if (hash) {
+			*hash = '\0';
+			s = trim(s);
+		}
+		if (!*s || *s == ';')
+			continue;
+		r = *s == '[' ? section(cfg, s, line, err) : assignment(cfg, s, line, err);
+		if (r < 0)
+			goto out;
+	}
+	if (ferror(f)) {
+		r = np_err(err, errno ? -errno : -EIO, NP_PHASE_INPUT, NULL, "%s: %s", cfg->path,
+			   strerror(errno ? errno : EIO));
+		goto out;
+	}
+	for (size_t i = 0; i < cfg->n; i++)
+		if (!cfg->dev[i].policy) {
+			r = fail(err, cfg, cfg->dev[i].line, NULL,
+				 "[%s]: no policy (add 'policy = NAME')", cfg->dev[i].ifname);
+			goto out;
+		}
+out:
+	free(buf);
+	return r;
+}
+
+int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
+		   struct np_error *err)
+{
+	struct np_config *cfg;
+	struct stat sb;
+	FILE *f;
+	int r;
+
+	if (!path)
+		path = NP_CONFIG_PATH;
+	cfg = calloc(1, sizeof(*cfg));
+	if (!cfg || !(cfg->path = strdup(path))) {
+		free(cfg);
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	}
+	/* Not O_NOFOLLOW: configuration management often links the file.
+	 * Not only regular files: "--config <(...)" is handy in scripts. */
+	f = fopen(path, "re");
+	if (!f) {
+		r = np_err(err, -errno, NP_PHASE_INPUT, NULL, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		r = np_err(err, -EISDIR, NP_PHASE_INPUT, NULL, "%s: %s", path, strerror(EISDIR));
+		goto out;
+	}
+	r = parse(cfg, f, err);
+	if (r < 0)
+		goto out;
+	np_log(ctx, NP_LOG_DEBUG, "%s: %zu device%s", path, cfg->n, cfg->n == 1 ? "" : "s");
+	*ret = cfg;
+	cfg = NULL;
+out:
+	if (f)
+		fclose(f);
+	np_config_free(cfg);
+	return r;
+}
+
+const char *np_config_path(const struct np_config *cfg)
+{
+	return cfg->path;
+}
+
+size_t np_config_n_devices(const struct np_config *cfg)
+{
+	return cfg ? cfg->n : 0;
+}
+
+const char *np_config_ifname(const struct np_config *cfg, size_t i)
+{
+	return cfg && i < cfg->n ? cfg->dev[i].ifname : NULL;
+}
+
+const char *np_config_policy(const struct np_config *cfg, size_t i)
+{
+	return cfg && i < cfg->n ? np_policy_name(cfg->dev[i].policy) : NULL;
+}
+
+const char *np_config_cpus(const struct np_config *cfg, size_t i)
+{
+	return cfg && i < cfg->n ? cfg->dev[i].cpus : NULL;
+}
+
+unsigned np_config_line(const struct np_config *cfg, size_t i)
+{
+	return cfg && i < cfg->n ? cfg->dev[i].line : 0;
+}
+
+int np_config_find(const struct np_config *cfg, const char *ifname, size_t *ret)
+{
+	for (size_t i = 0; cfg && ifname && i < cfg->n; i++)
+		if (!strcmp(cfg->dev[i].ifname, ifname)) {
+			*ret = i;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int np_config_to_json(const struct np_config *cfg, struct json_object **ret)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	if (!o || !arr)
+		goto oom;
+	json_object_object_add(o, "path", json_object_new_string(cfg->path));
+	for (size_t i = 0; i < cfg->n; i++) {
+		const struct entry *e = &cfg->dev[i];
+		struct json_object *d = json_object_new_object();
+
+		if (!d)
+			goto oom;
+		json_object_array_add(arr, d);
+		json_object_object_add(d, "ifname", json_object_new_string(e->ifname));
+		json_object_object_add(d, "policy", json_object_new_string(np_policy_name(e->policy)));
+		json_object_object_add(d, "cpus", e->cpus ? json_object_new_string(e->cpus) : NULL);
+		json_object_object_add(d, "line", json_object_new_int((int)e->line));
+	}
+	json_object_object_add(o, "devices", arr);
+	*ret = o;
+	return 0;
+oom:
+	json_object_put(o);
+	json_object_put(arr);
+	return -ENOMEM;
+}
