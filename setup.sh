@@ -64,8 +64,8 @@ check)
 	make -C build check -j1 || rc=1
 	# The sanitizer build reruns what runs in this process's address space;
 	# the lab's guest has no ASan runtime.
-	make -C build-asan check -j1 TESTS='$(UNIT_TESTS) $(CLI_TESTS) $(KERNEL_TESTS)' \
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 || rc=1
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		make -C build-asan check -j1 TESTS='$(UNIT_TESTS) $(CLI_TESTS) $(KERNEL_TESTS)' || rc=1
 	for d in build build-asan; do
 		[ -f $d/test-suite.log ] && grep -E '^(FAIL|ERROR):' $d/test-suite.log | sed "s|^|$d: |" || true
 	done

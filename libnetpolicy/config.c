@@ -46,13 +46,12 @@ void np_config_free(struct np_config *cfg)
 	free(cfg);
 }
 
-/* np_err with "FILE:LINE: " in front; a library message (np_ifname_validate,
- * np_policy_lookup) is taken over as the reason. */
+/* np_err with "FILE:LINE: " in front. */
 static int fail(struct np_error *err, const struct np_config *cfg, unsigned line,
-		const struct np_error *why, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static int fail(struct np_error *err, const struct np_config *cfg, unsigned line,
-		const struct np_error *why, const char *fmt, ...)
+		const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -60,8 +59,7 @@ static int fail(struct np_error *err, const struct np_config *cfg, unsigned line
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "%s:%u: %s%s", cfg->path, line, msg,
-		      why ? why->msg : "");
+	return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "%s:%u: %s", cfg->path, line, msg);
 }
 
 static char *trim(char *s)
@@ -84,15 +82,15 @@ static int section(struct np_config *cfg, char *s, unsigned line, struct np_erro
 	struct entry *e;
 
 	if (!close || *trim(close + 1))
-		return fail(err, cfg, line, NULL, "expected '[DEVICE]'");
+		return fail(err, cfg, line, "expected '[DEVICE]'");
 	*close = '\0';
 	name = trim(s + 1);
 	np_error_clear(&why);
 	if (np_ifname_validate(name, &why) < 0)
-		return fail(err, cfg, line, &why, "[%s]: ", name);
+		return fail(err, cfg, line, "%s", why.msg);
 	for (size_t i = 0; i < cfg->n; i++)
 		if (!strcmp(cfg->dev[i].ifname, name))
-			return fail(err, cfg, line, NULL, "duplicate section [%s] (first at line %u)",
+			return fail(err, cfg, line, "duplicate section [%s] (first at line %u)",
 				    name, cfg->dev[i].line);
 	if (cfg->n == cfg->alloc) {
 		size_t alloc = cfg->alloc ? cfg->alloc * 2 : 8;
@@ -117,32 +115,32 @@ static int assignment(struct np_config *cfg, char *s, unsigned line, struct np_e
 	struct np_error why;
 
 	if (!eq)
-		return fail(err, cfg, line, NULL, "expected 'KEY = VALUE' or '[DEVICE]', got '%s'", s);
+		return fail(err, cfg, line, "expected 'KEY = VALUE' or '[DEVICE]', got '%s'", s);
 	*eq = '\0';
 	key = trim(s);
 	value = trim(eq + 1);
 	if (!*key)
-		return fail(err, cfg, line, NULL, "missing key before '='");
+		return fail(err, cfg, line, "missing key before '='");
 	if (strcmp(key, "policy") && strcmp(key, "cpus"))
-		return fail(err, cfg, line, NULL, "unknown key '%s' (valid: policy, cpus)", key);
+		return fail(err, cfg, line, "unknown key '%s' (valid: policy, cpus)", key);
 	if (!e)
-		return fail(err, cfg, line, NULL, "'%s' before any [DEVICE] section", key);
+		return fail(err, cfg, line, "'%s' before any [DEVICE] section", key);
 	if (!*value)
-		return fail(err, cfg, line, NULL, "%s: empty value", key);
+		return fail(err, cfg, line, "%s: empty value", key);
 
 	if (!strcmp(key, "policy")) {
 		if (e->policy_line)
-			return fail(err, cfg, line, NULL, "[%s]: policy given twice (first at line %u)",
+			return fail(err, cfg, line, "[%s]: policy given twice (first at line %u)",
 				    e->ifname, e->policy_line);
 		np_error_clear(&why);
 		if (np_policy_lookup(value, &e->policy, &why) < 0)
-			return fail(err, cfg, line, &why, "");
+			return fail(err, cfg, line, "%s", why.msg);
 		e->policy_line = line;
 		return 0;
 	}
 
 	if (e->cpus_line)
-		return fail(err, cfg, line, NULL, "[%s]: cpus given twice (first at line %u)",
+		return fail(err, cfg, line, "[%s]: cpus given twice (first at line %u)",
 			    e->ifname, e->cpus_line);
 	{
 		struct np_cpumask m;
@@ -150,13 +148,13 @@ static int assignment(struct np_config *cfg, char *s, unsigned line, struct np_e
 
 		/* Only syntax here: which CPUs are online is known when planning. */
 		if (r == -ERANGE)
-			return fail(err, cfg, line, NULL, "cpus: '%s': CPU numbers go up to %d",
+			return fail(err, cfg, line, "cpus: '%s': CPU numbers go up to %d",
 				    value, NP_CPUS_MAX - 1);
 		if (r < 0)
-			return fail(err, cfg, line, NULL, "cpus: '%s' is not a CPU list (like 0-3,8)",
+			return fail(err, cfg, line, "cpus: '%s' is not a CPU list (like 0-3,8)",
 				    value);
 		if (np_cpumask_empty(&m))
-			return fail(err, cfg, line, NULL, "cpus: '%s' names no CPU", value);
+			return fail(err, cfg, line, "cpus: '%s' names no CPU", value);
 	}
 	e->cpus = strdup(value);
 	if (!e->cpus)
@@ -179,7 +177,7 @@ static int parse(struct np_config *cfg, FILE *f, struct np_error *err)
 
 		line++;
 		if (memchr(buf, '\0', (size_t)n)) {
-			r = fail(err, cfg, line, NULL, "NUL byte (not a text file?)");
+			r = fail(err, cfg, line, "NUL byte (not a text file?)");
 			goto out;
 		}
 		s = trim(buf);
@@ -203,7 +201,7 @@ static int parse(struct np_config *cfg, FILE *f, struct np_error *err)
 	}
 	for (size_t i = 0; i < cfg->n; i++)
 		if (!cfg->dev[i].policy) {
-			r = fail(err, cfg, cfg->dev[i].line, NULL,
+			r = fail(err, cfg, cfg->dev[i].line,
 				 "[%s]: no policy (add 'policy = NAME')", cfg->dev[i].ifname);
 			goto out;
 		}

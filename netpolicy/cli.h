@@ -31,6 +31,9 @@ struct cli {
 	int confirm;		/* seconds, 0 = none */
 	const char *state_dir;	/* as given, for the watchdog */
 	const char *model;
+	/* plan: the per-device JSON documents set would print are appended to
+	 * this array instead, to be printed as one document */
+	struct json_object *json_out;
 };
 
 /* Print "netpolicy: DEV: msg" for a library error; return the exit code. */
@@ -43,12 +46,18 @@ int cmd_show(struct cli *c);
 int cmd_set(struct cli *c);
 int cmd_reset(struct cli *c);
 int cmd_policies(struct cli *c);
+int cmd_plan(struct cli *c);
 int cmd_check(struct cli *c);
 int cmd_confirm(struct cli *c);
 int cmd_revert(struct cli *c);
 int cli_recover(struct cli *c);
 int cli_spawn_watchdog(struct cli *c, unsigned long long token);
 
+/* Plan POLICY for c->device and apply it (or print it with --dry-run), as set
+ * does; returns the exit code. */
+int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cpus);
+/* Print a JSON document, or append it to c->json_out. */
+void cli_emit_json(struct cli *c, struct json_object *obj);
 /* Apply a plan and report (text or JSON); returns the exit code. */
 int cli_apply(struct cli *c, const struct np_plan *plan);
 /* A plan that was not applied: mark it so and print it. */

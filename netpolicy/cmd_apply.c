@@ -5,6 +5,14 @@
 
 #include "cli.h"
 
+void cli_emit_json(struct cli *c, struct json_object *obj)
+{
+	if (c->json_out)
+		json_object_array_add(c->json_out, json_object_get(obj));
+	else
+		cli_print_json(obj);
+}
+
 int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		     const struct np_apply_result *res, const struct np_error *err)
 {
@@ -55,7 +63,7 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 			np_error_format(err, buf, sizeof(buf));
 			json_object_object_add(plan_json, "error", json_object_new_string(buf));
 		}
-		cli_print_json(plan_json);
+		cli_emit_json(c, plan_json);
 	} else if (!c->quiet && r >= 0) {
 		if (!res->changed)
 			printf("%s: no changes\n", c->device);
@@ -72,7 +80,7 @@ int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
 	json_object_object_add(plan_json, "dry_run", json_object_new_boolean(1));
 	json_object_object_add(plan_json, "changed", json_object_new_boolean(0));
 	if (c->json)
-		cli_print_json(plan_json);
+		cli_emit_json(c, plan_json);
 	else if (!c->quiet)
 		render_plan(stdout, plan_json);
 	return NP_EXIT_OK;

@@ -1,30 +1,46 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* netpolicy DEVICE set POLICY: plan, then apply (or only print with --dry-run). */
+/* netpolicy DEVICE set POLICY: plan, then apply (or only print with --dry-run);
+ * plan does the same for each configured device. */
 #include "cli.h"
 
-int cmd_set(struct cli *c)
+/* plan collects one JSON document per device: a device that failed before
+ * it had a plan gets one too, saying why. */
+static int device_failed(struct cli *c, const struct np_policy *policy, int rc, const char *why)
 {
-	const struct np_policy *policy;
-	struct np_plan_opts opts = { .cpus = c->cpus };
+	struct json_object *obj;
+
+	if (!c->json_out)
+		return rc;
+	obj = json_object_new_object();
+	json_object_object_add(obj, "ifname", json_object_new_string(c->device));
+	json_object_object_add(obj, "policy", json_object_new_string(np_policy_name(policy)));
+	json_object_object_add(obj, "dry_run", json_object_new_boolean(c->dry_run));
+	json_object_object_add(obj, "changed", json_object_new_boolean(0));
+	json_object_object_add(obj, "error", json_object_new_string(why));
+	json_object_array_add(c->json_out, obj);
+	return rc;
+}
+
+int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cpus)
+{
+	struct np_plan_opts opts = { .cpus = cpus };
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct json_object *obj = NULL;
 	struct np_error err;
 	int rc;
 
-	if (c->argc < 1)
-		return cli_usage_error("set: which policy? (see 'netpolicy policies')");
-	if (c->argc > 1)
-		return cli_usage_error("set: unexpected argument '%s'", c->argv[1]);
 	np_error_clear(&err);
-	if (np_policy_lookup(c->argv[0], &policy, &err) < 0)
-		return cli_fail(c, &err);
 	/* even a dry run must plan from the device as netpolicy left it */
 	if (cli_recover(c) != NP_EXIT_OK)
-		return NP_EXIT_ROLLBACK_FAILED;
+		return device_failed(c, policy, NP_EXIT_ROLLBACK_FAILED,
+				     "recovery of an interrupted earlier run failed");
 	if (np_discover(c->ctx, c->device, &st, &err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0) {
-		rc = cli_fail(c, &err);
+		char buf[600];
+
+		rc = device_failed(c, policy, cli_fail(c, &err),
+				   np_error_format(&err, buf, sizeof(buf)));
 		goto out;
 	}
 	if (!c->dry_run) {
@@ -33,7 +49,7 @@ int cmd_set(struct cli *c)
 	}
 	if (np_plan_to_json(plan, &obj) < 0) {
 		fprintf(stderr, "netpolicy: out of memory\n");
-		rc = NP_EXIT_ERROR;
+		rc = device_failed(c, policy, NP_EXIT_ERROR, "out of memory");
 		goto out;
 	}
 	rc = cli_print_dry_run(c, obj);
@@ -42,6 +58,21 @@ out:
 	np_plan_free(plan);
 	np_state_free(st);
 	return rc;
+}
+
+int cmd_set(struct cli *c)
+{
+	const struct np_policy *policy;
+	struct np_error err;
+
+	if (c->argc < 1)
+		return cli_usage_error("set: which policy? (see 'netpolicy policies')");
+	if (c->argc > 1)
+		return cli_usage_error("set: unexpected argument '%s'", c->argv[1]);
+	np_error_clear(&err);
+	if (np_policy_lookup(c->argv[0], &policy, &err) < 0)
+		return cli_fail(c, &err);
+	return cli_set_device(c, policy, c->cpus);
 }
 
 /* netpolicy DEVICE check [POLICY]: does the device match its plan? */

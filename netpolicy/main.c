@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply", false },
 	{ "__revert", true, cmd_revert, "", "the --confirm watchdog", true },
 	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false },
+	{ "plan", false, cmd_plan, "dry-run config", "bring every configured device to its policy", false },
 	{ "policies", false, cmd_policies, "", "what each policy sets and why", false },
 };
 
@@ -45,9 +46,10 @@ static void usage(FILE *out)
 		"  -q, --quiet          print nothing but errors\n"
 		"      --state-dir DIR  locks, journals and snapshots (default /run/netpolicy)\n"
 		"      --model FILE     use a simulated machine described in FILE\n"
-		"  -n, --dry-run        set, reset: print the plan, change nothing\n"
+		"  -n, --dry-run        set, reset, plan: print the plan, change nothing\n"
 		"      --cpus LIST      set: CPUs the policy may use (default: online, not isolated)\n"
 		"      --confirm SECS   set: roll back after SECS unless 'DEVICE confirm' comes first\n"
+		"      --config FILE    plan: the devices and their policies (default " NP_CONFIG_PATH ")\n"
 		"  -h, --help           this text\n"
 		"      --version        print the version\n"
 		"\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed and rolled back,\n"
@@ -122,7 +124,7 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-enum { OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM };
+enum { OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG };
 
 /* Options that belong to some commands only: refuse them elsewhere rather
  * than ignore them (a script's typo must not pass silently). */
@@ -132,6 +134,7 @@ static int check_options(const struct command *cmd, const struct cli *c)
 		{ "dry-run", c->dry_run },
 		{ "cpus", c->cpus != NULL },
 		{ "confirm", c->confirm != 0 },
+		{ "config", c->config != NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
@@ -159,6 +162,7 @@ int main(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "confirm", required_argument, NULL, OPT_CONFIRM },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		{}
 	};
 	const char *state_dir = NULL, *model = NULL, *root = NULL;
@@ -179,6 +183,7 @@ int main(int argc, char **argv)
 		case OPT_ROOT: root = optarg; break;
 		case 'n': c.dry_run = true; break;
 		case OPT_CPUS: c.cpus = optarg; break;
+		case OPT_CONFIG: c.config = optarg; break;
 		case OPT_CONFIRM: {
 			char *end;
 			long v = strtol(optarg, &end, 10);

@@ -163,6 +163,36 @@ struct np_active {
 NP_EXPORT int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
 			       struct np_error *err);
 
+/* --- configuration ---------------------------------------------------------- */
+
+/*
+ * Which policy each device gets, from an INI-style file (netpolicy.conf(5)):
+ * "[DEVICE]" sections with "policy = NAME" and optional "cpus = LIST".  The
+ * whole file is validated on load; an error is NP_PHASE_INPUT with a message
+ * "FILE:LINE: reason".  CPUs being online is checked later, when planning.
+ */
+#define NP_CONFIG_PATH "/etc/netpolicy.conf"
+
+struct np_config;
+
+/* path NULL: NP_CONFIG_PATH.  ctx may be NULL (it is only used for logging). */
+NP_EXPORT int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
+			     struct np_error *err);
+NP_EXPORT void np_config_free(struct np_config *cfg);
+NP_EXPORT const char *np_config_path(const struct np_config *cfg);
+/* Devices in file order; the accessors return NULL (0) for i out of range. */
+NP_EXPORT size_t np_config_n_devices(const struct np_config *cfg);
+NP_EXPORT const char *np_config_ifname(const struct np_config *cfg, size_t i);
+NP_EXPORT const char *np_config_policy(const struct np_config *cfg, size_t i);
+/* The cpus list as written (np_plan_opts.cpus), or NULL when not given. */
+NP_EXPORT const char *np_config_cpus(const struct np_config *cfg, size_t i);
+/* Line of the device's [section] header. */
+NP_EXPORT unsigned np_config_line(const struct np_config *cfg, size_t i);
+/* Index of IFNAME's section, or -ENOENT. */
+NP_EXPORT int np_config_find(const struct np_config *cfg, const char *ifname, size_t *ret);
+/* {"path": ..., "devices": [{"ifname", "policy", "cpus" (or null), "line"}]} */
+NP_EXPORT int np_config_to_json(const struct np_config *cfg, struct json_object **ret);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* netpolicy plan [DEVICE]: bring every device of the configuration file (or
+ * only DEVICE, for the udev-started unit) to its policy, as set would. */
+#include <string.h>
+
+#include "cli.h"
+
+static bool get_bool(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_get_boolean(v);
+}
+
+/* One document per device, whatever became of it, with its own exit code so
+ * a script can tell which device failed. */
+static bool finish_entry(struct cli *c, struct json_object *devs, size_t before,
+			 const char *policy, int rc)
+{
+	struct json_object *last;
+	size_t n = json_object_array_length(devs);
+
+	if (n == before) {
+		last = json_object_new_object();
+		json_object_object_add(last, "ifname", json_object_new_string(c->device));
+		json_object_object_add(last, "policy", json_object_new_string(policy));
+		json_object_object_add(last, "dry_run", json_object_new_boolean(c->dry_run));
+		json_object_object_add(last, "changed", json_object_new_boolean(0));
+		json_object_array_add(devs, last);
+		n++;
+	}
+	last = json_object_array_get_idx(devs, n - 1);
+	json_object_object_add(last, "exit", json_object_new_int(rc));
+	return get_bool(last, "changed");
+}
+
+int cmd_plan(struct cli *c)
+{
+	struct json_object *doc = NULL, *devs = NULL;
+	struct np_config *cfg = NULL;
+	const char *only = NULL;
+	struct np_error err;
+	bool changed = false;
+	size_t idx;
+	int rc = NP_EXIT_OK;
+
+	if (c->argc > 1)
+		return cli_usage_error("plan: unexpected argument '%s'", c->argv[1]);
+	np_error_clear(&err);
+	if (c->argc == 1) {
+		only = c->argv[0];
+		if (np_ifname_validate(only, &err) < 0)
+			return cli_fail(c, &err);
+	}
+	if (np_config_load(c->ctx, c->config, &cfg, &err) < 0)
+		return cli_fail(c, &err);
+	/* udev starts the unit for every new device: one that is not
+	 * configured is not an error, but a typed name deserves a word. */
+	if (only && np_config_find(cfg, only, &idx) < 0 && !c->quiet)
+		fprintf(stderr, "netpolicy: %s: not configured in %s; nothing to do\n", only,
+			np_config_path(cfg));
+	if (c->json) {
+		devs = json_object_new_array();
+		c->json_out = devs;
+	}
+	for (size_t i = 0; i < np_config_n_devices(cfg); i++) {
+		const char *name = np_config_policy(cfg, i);
+		const struct np_policy *policy;
+		size_t before = devs ? json_object_array_length(devs) : 0;
+		int r;
+
+		if (only && strcmp(only, np_config_ifname(cfg, i)))
+			continue;
+		c->device = np_config_ifname(cfg, i);
+		/* the configuration was validated: the name is known */
+		if (np_policy_lookup(name, &policy, &err) < 0)
+			r = cli_fail(c, &err);
+		else
+			r = cli_set_device(c, policy, np_config_cpus(cfg, i));
+		if (devs && finish_entry(c, devs, before, name, r))
+			changed = true;
+		if (r > rc)
+			rc = r;
+	}
+	c->device = NULL;
+	c->json_out = NULL;
+	if (devs) {
+		doc = json_object_new_object();
+		json_object_object_add(doc, "config", json_object_new_string(np_config_path(cfg)));
+		json_object_object_add(doc, "dry_run", json_object_new_boolean(c->dry_run));
+		json_object_object_add(doc, "devices", devs);
+		json_object_object_add(doc, "changed", json_object_new_boolean(changed));
+		cli_print_json(doc);
+		json_object_put(doc);
+	}
+	np_config_free(cfg);
+	return rc;
+}
