@@ -334,6 +334,11 @@ static int engine_start(struct engine *e, struct np_ctx *ctx, const char *ifname
 	r = np_ctx_backend(ctx, &e->be, err);
 	if (r < 0)
 		return r;
+	/* Say so at once, rather than fail at the first write and roll back:
+	 * sysfs and procfs tuning files are root's, whatever the capabilities. */
+	if (!ctx->model && geteuid() != 0)
+		return np_err(err, -EPERM, NP_PHASE_APPLY, NULL,
+			      "changing a device needs root (nothing was changed)");
 	r = np_statedir_open(ctx, dirfd, err);
 	if (r < 0)
 		return r;

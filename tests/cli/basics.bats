@@ -127,3 +127,21 @@ teardown() { np_cleanup_tmp; }
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"no tentative change to confirm"* ]]
 }
+
+@test "set as an ordinary user: one line saying root is needed, exit 1" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run a command as another user"
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	dev=$(ls /sys/class/net | grep -v '^lo$' | head -1)
+	[ -n "$dev" ] || skip "no network device to name"
+	# a copy the other user can reach whatever the checkout's permissions
+	chmod 755 "$NP_TMP"
+	cp "$NETPOLICY" "$NP_TMP/np"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$NP_TMP/np" \
+		--state-dir "$NP_TMP/state" "$dev" set throughput
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "netpolicy: $dev: changing a device needs root (nothing was changed)" ]]
+	# but reading is fine, and a dry run too
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$NP_TMP/np" "$dev" set throughput --dry-run
+	[ "$status" -eq 0 ]
+}
