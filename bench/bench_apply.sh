@@ -15,8 +15,9 @@
 # JSON) and writes every figure as JSON.  See bench/README.md.
 #
 # Usage: bench_apply.sh [--netpolicy PATH] [--srcdir DIR] [--out FILE]
-#                       [--plan-json FILE] [--runs N]
-# Root only.  Needs ip, ethtool, strace, jq and /usr/bin/time (Debian: time).
+#                       [--plan-json FILE] [--runs N] [--json]
+# Root only (without root it reports only the planning headline).  Needs ip,
+# ethtool, strace, jq and /usr/bin/time (Debian: time).
 set -euo pipefail
 
 # defaults; the copy run inside the namespace gets the real values from
@@ -28,7 +29,7 @@ PLAN_JSON=
 RUNS=${RUNS:-21}
 QUEUES=64
 POLICY=throughput
-TUNED_RUNS=7		# tuned is ~100x slower than the rest: fewer runs
+TUNED_RUNS=7		# ~0.2 s a run for tuned: fewer runs
 
 die() {
 	echo "bench_apply: $*" >&2
@@ -453,7 +454,9 @@ def ms(x): if x then (x.median_us / 10 | round / 100 | tostring) + " ms" else "-
 def yes(c): if c then "yes" else "NO" end;
 . as $r | $r.syscalls as $s | $r.time_us as $t | $r.peak_rss_kib as $m |
 def q(k): if $r.ratios[k] then "\($r.ratios[k]) (\($r.ratios_of_min[k]))" else "-" end;
-def sc(n): "\($s[n].syscalls) syscalls, \($s[n].state_changing) change state";
+def sc(n): "\($s[n].syscalls) syscalls, \($s[n].state_changing) change state" +
+	(if $s[n].ethtool_ioctls_unclassified > 0
+	 then " (+\($s[n].ethtool_ioctls_unclassified) SIOCETHTOOL unknown)" else "" end);
 def kib(n; what; rest): ["peak RSS: " + what, "\($m[n]) KiB"] + rest;
 (["measure", "netpolicy", "reference", "ratio", "target", "met"] | @tsv),
 (if $r.plan then

@@ -12,7 +12,7 @@
 # Under TCG every instruction is emulated: only the ratios mean something.
 . /lab/lib.sh
 
-RUNS=11
+RUNS=15
 POLICY=throughput
 
 # 8 channels on 4 CPUs: the plan changes channels, rings and coalescing
@@ -92,31 +92,43 @@ script() {
 # median of the numbers on stdin
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# timeit PREP CMD...: wall time (us) of CMD after PREP, RUNS times, median
-timeit() {
-	prep=$1
+# one PREP CMD...: wall time (us) of CMD, after PREP (untimed)
+one() {
+	$1 >/dev/null 2>&1
 	shift
+	s=$("$DATE" +%s%N)
+	"$@" >/dev/null 2>&1 || echo "# failed: $*" >&2
+	e=$("$DATE" +%s%N)
+	echo $(((e - s) / 1000))
+}
+
+# pair PREP1 CMD1 PREP2 CMD2: medians (us) of CMD1 and CMD2 over RUNS
+# rounds of one of each, so that the host's load hits both alike
+pair() {
+	: >/tmp/t1
+	: >/tmp/t2
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		$prep >/dev/null 2>&1
-		s=$("$DATE" +%s%N)
-		"$@" >/dev/null 2>&1 || echo "# failed: $*" >&2
-		e=$("$DATE" +%s%N)
-		echo $(((e - s) / 1000))
+		one "$1" "$2" >>/tmp/t1
+		one "$3" "$4" >>/tmp/t2
 		i=$((i + 1))
-	done | median
+	done
+	echo "$(median </tmp/t1) $(median </tmp/t2)"
 }
 
 np_reset() { "$NP" "$IF" reset; }
 np_set() { "$NP" "$IF" set "$POLICY"; }
 restore() { sh /tmp/restore.sh; }
+apply() { sh /tmp/apply.sh; }
+show() { "$NP" --json "$IF" show; }
+ethtool_l() { ethtool -l "$IF"; }
 
 "$NP" --json "$IF" set "$POLICY" --dry-run >/tmp/plan.json
 script 3 >/tmp/apply.sh
 script 2 >/tmp/restore.sh
 diag "apply.sh:"
 sed 's/^/#   /' /tmp/apply.sh
-is "ethtool processes in apply.sh" "$(grep -c '^ethtool' /tmp/apply.sh)" 3
+is "$(grep -c "^ethtool" /tmp/apply.sh)" 3 "ethtool processes in apply.sh"
 snapshot "$IF" /tmp/pristine
 ok "apply.sh" sh /tmp/apply.sh
 ok "apply.sh reaches the $POLICY plan" "$NP" "$IF" check "$POLICY"
@@ -125,17 +137,25 @@ check_restored "$IF" /tmp/pristine
 
 np_set >/dev/null
 np_reset >/dev/null
-set_us=$(timeit np_reset np_set)
-script_us=$(timeit restore sh /tmp/apply.sh)
-restore
+read -r set_us script_us <<EOF
+$(pair np_reset np_set restore apply)
+EOF
+read -r reset_us restore_us <<EOF
+$(pair np_set np_reset apply restore)
+EOF
+read -r show_us ethtool_us <<EOF
+$(pair : show : ethtool_l)
+EOF
 np_set >/dev/null
-noop_us=$(timeit : np_set)
-reset_us=$(timeit np_set np_reset)
-show_us=$(timeit : "$NP" --json "$IF" show)
-ethtool_us=$(timeit : ethtool -l "$IF")
+read -r noop_us _ <<EOF
+$(pair : np_set : true)
+EOF
+np_reset >/dev/null
 check_restored "$IF" /tmp/pristine
 
-diag "netpolicy set $set_us us, sh script (3 ethtool) $script_us us, no-op set $noop_us us, reset $reset_us us"
-echo "bench {\"runs\":$RUNS,\"queues\":8,\"cpus\":$(nproc),\"set_us\":$set_us,\"script_us\":$script_us," \
-	"\"noop_us\":$noop_us,\"reset_us\":$reset_us,\"show_json_us\":$show_us,\"ethtool_l_us\":$ethtool_us}"
+diag "set $set_us us, apply.sh $script_us us; reset $reset_us us, restore.sh $restore_us us"
+diag "show --json $show_us us, ethtool -l $ethtool_us us; no-op set $noop_us us"
+echo "bench {\"runs\":$RUNS,\"queues\":8,\"cpus\":$(nproc),\"set_us\":$set_us," \
+	"\"script_us\":$script_us,\"reset_us\":$reset_us,\"restore_us\":$restore_us," \
+	"\"show_json_us\":$show_us,\"ethtool_l_us\":$ethtool_us,\"noop_us\":$noop_us}"
 finish

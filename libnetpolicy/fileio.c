@@ -35,6 +35,12 @@ int np_read_file_at(int dirfd, const char *path, char *buf, size_t len)
 		if (n == 0)
 			break;
 		got += (size_t)n;
+		/* sysfs and procfs hand out a whole attribute in one read, and a
+		 * regular file reads short only at its end: a short read is the
+		 * end, which saves a second read(2) per file (discovery reads a
+		 * few per queue). */
+		if (got < len - 1)
+			break;
 		if (got == len - 1) {
 			char c;
 

@@ -90,7 +90,8 @@ int np_coal_field_lookup(const char *name);
 
 struct np_coalesce {
 	int err;
-	uint32_t supported;	/* bit f set: the driver reports (and accepts) field f */
+	uint32_t supported;	/* bit f set: the driver reports field f */
+	uint32_t fixed;		/* ... but cannot change it on this device (a quirk) */
 	uint32_t val[NP_COAL__COUNT];
 };
 

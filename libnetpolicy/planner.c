@@ -342,6 +342,7 @@ static void plan_coalesce(const struct np_policy *p, const struct np_state *st,
 	const char *quirk = NULL;
 	uint32_t skip = coal_skip(st->dev.driver, &quirk), missing = 0;
 	bool adaptive_rx = false, adaptive_tx = false;
+	uint32_t settable = c->supported & ~c->fixed;
 	char names[160] = "";
 
 	if (c->err) {
@@ -349,8 +350,8 @@ static void plan_coalesce(const struct np_policy *p, const struct np_state *st,
 		return;
 	}
 	if (p->adaptive) {
-		adaptive_rx = c->supported & (1u << NP_COAL_ADAPTIVE_RX);
-		adaptive_tx = c->supported & (1u << NP_COAL_ADAPTIVE_TX);
+		adaptive_rx = settable & (1u << NP_COAL_ADAPTIVE_RX);
+		adaptive_tx = settable & (1u << NP_COAL_ADAPTIVE_TX);
 		if (adaptive_rx)
 			c->val[NP_COAL_ADAPTIVE_RX] = 1;
 		if (adaptive_tx)
@@ -366,7 +367,7 @@ static void plan_coalesce(const struct np_policy *p, const struct np_state *st,
 			continue;
 		if (skip & (1u << f))
 			continue;
-		if (!(c->supported & (1u << f))) {
+		if (!(settable & (1u << f))) {
 			missing |= 1u << f;
 			continue;
 		}
@@ -378,7 +379,8 @@ static void plan_coalesce(const struct np_policy *p, const struct np_state *st,
 				strncat(names, names[0] ? ", " : "", sizeof(names) - strlen(names) - 1);
 				strncat(names, np_coal_field_name(f), sizeof(names) - strlen(names) - 1);
 			}
-		np_plan_note(plan, "coalesce", "%s not supported by driver %s", names, st->dev.driver);
+		np_plan_note(plan, "coalesce", "%s not supported by driver %s%s", names, st->dev.driver,
+			     missing & c->fixed ? " on this device" : "");
 	}
 	if (skip && quirk)
 		np_plan_note(plan, "coalesce", "%s: left alone", quirk);

@@ -279,6 +279,12 @@ static struct json_object *coalesce_json(struct jw *w, const struct np_coalesce 
 			put_int(w, f, np_coal_field_name(i), c->val[i]);
 	}
 	put(w, o, "fields", f);
+	/* fields the driver reports but this device cannot change */
+	f = chk(w, json_object_new_array());
+	for (int i = 0; i < NP_COAL__COUNT; i++)
+		if (c->supported & c->fixed & (1u << i))
+			push(w, f, chk(w, json_object_new_string(np_coal_field_name(i))));
+	put(w, o, "fixed", f);
 	return o;
 }
 
@@ -895,6 +901,21 @@ static int read_coalesce(struct json_object *o, const char *path, struct np_coal
 			c->val[i] = (uint32_t)x;
 		}
 		c->supported |= 1u << i;
+	}
+	/* optional: older documents have no "fixed" */
+	if (json_object_object_get_ex(k, "fixed", &f)) {
+		jpath(fp, p, "fixed");
+		if (!json_object_is_type(f, json_type_array))
+			return bad(err, p, "fixed", "expected an array of parameter names");
+		for (size_t n = 0; n < json_object_array_length(f); n++) {
+			struct json_object *v = json_object_array_get_idx(f, n);
+			int i = json_object_is_type(v, json_type_string) ?
+					np_coal_field_lookup(json_object_get_string(v)) : -1;
+
+			if (i < 0 || !(c->supported & (1u << i)))
+				return bad(err, p, "fixed", "expected names of parameters in \"fields\"");
+			c->fixed |= 1u << i;
+		}
 	}
 	return 0;
 }

@@ -88,7 +88,7 @@ static void render_rings(FILE *out, struct json_object *dev)
 
 static void render_coalesce(FILE *out, struct json_object *dev)
 {
-	struct json_object *c = get(dev, "coalesce"), *fields;
+	struct json_object *c = get(dev, "coalesce"), *fields, *fixed;
 	bool first = true;
 
 	if (!section(out, dev, c, "coalesce:"))
@@ -101,7 +101,17 @@ static void render_coalesce(FILE *out, struct json_object *dev)
 				json_object_get_string(val));
 		first = false;
 	}
-	fputs(first ? "no field the driver can change\n" : "\n", out);
+	fputs(first ? "no fields reported\n" : "\n", out);
+	fixed = get(c, "fixed");
+	if (fixed && json_object_is_type(fixed, json_type_array) && json_object_array_length(fixed)) {
+		struct json_object *fx = fixed;
+
+		fprintf(out, "  %-15s", "");
+		for (size_t i = 0; i < json_object_array_length(fx); i++)
+			fprintf(out, "%s%s", i ? ", " : "",
+				json_object_get_string(json_object_array_get_idx(fx, i)));
+		fputs(": read-only on this device\n", out);
+	}
 }
 
 static void render_rss(FILE *out, struct json_object *dev)

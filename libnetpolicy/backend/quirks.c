@@ -32,10 +32,12 @@ static void virtio_net(int rootfd, struct np_dev *dev)
 	snprintf(path, sizeof(path), "sys/class/net/%s/device/features", dev->ifname);
 	if (np_read_file_at(rootfd, path, bits, sizeof(bits)) <= VIRTIO_NET_F_NOTF_COAL)
 		return;		/* cannot tell: trust the driver */
+	/* still shown (they are read back as the driver reports them), never
+	 * planned */
 	if (bits[VIRTIO_NET_F_NOTF_COAL] == '0')
-		dev->coalesce.supported &= ~coal;
+		dev->coalesce.fixed |= dev->coalesce.supported & coal;
 	if (bits[VIRTIO_NET_F_VQ_NOTF_COAL] == '0')
-		dev->coalesce.supported &= ~adaptive;
+		dev->coalesce.fixed |= dev->coalesce.supported & adaptive;
 }
 
 static const struct {

@@ -985,6 +985,8 @@ static int coalesce(struct sim *s, struct call *c, const struct np_coalesce *wan
 	if (fields & ~n->supported)
 		return fail(err, c->phase, c->knob, -EOPNOTSUPP,
 			    "cannot modify an unsupported parameter");
+	if (fields & n->fixed)
+		return fail(err, c->phase, c->knob, -EOPNOTSUPP, NULL);
 	memcpy(val, n->val, sizeof(val));
 	for (int f = 0; f < NP_COAL__COUNT; f++) {
 		if (!(fields & (1u << f)))

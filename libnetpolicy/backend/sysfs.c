@@ -197,29 +197,27 @@ static int count_queues(int rootfd, const char *ifname, unsigned *n_rx, unsigned
 	return 0;
 }
 
-static void read_rxq(int rootfd, const char *ifname, unsigned q, struct np_rxq *rx)
+/* Per-queue files relative to the queues/ directory: one path lookup of
+ * the device instead of one per file. */
+static void read_rxq(int qfd, unsigned q, struct np_rxq *rx)
 {
-	char path[128];
+	char path[48];
 
-	rx->rps_err = devpath(path, sizeof(path), ifname, "queues/rx-%u/rps_cpus", q);
-	if (!rx->rps_err)
-		rx->rps_err = read_hex(rootfd, path, &rx->rps_cpus);
-	rx->flow_err = devpath(path, sizeof(path), ifname, "queues/rx-%u/rps_flow_cnt", q);
-	if (!rx->flow_err)
-		rx->flow_err = np_read_u32_at(rootfd, path, &rx->rps_flow_cnt);
+	snprintf(path, sizeof(path), "rx-%u/rps_cpus", q);
+	rx->rps_err = read_hex(qfd, path, &rx->rps_cpus);
+	snprintf(path, sizeof(path), "rx-%u/rps_flow_cnt", q);
+	rx->flow_err = np_read_u32_at(qfd, path, &rx->rps_flow_cnt);
 }
 
 /* xps_cpus answers ENOENT on single-queue devices: recorded, not fatal. */
-static void read_txq(int rootfd, const char *ifname, unsigned q, struct np_txq *tx)
+static void read_txq(int qfd, unsigned q, struct np_txq *tx)
 {
-	char path[128];
+	char path[48];
 
-	tx->xps_err = devpath(path, sizeof(path), ifname, "queues/tx-%u/xps_cpus", q);
-	if (!tx->xps_err)
-		tx->xps_err = read_hex(rootfd, path, &tx->xps_cpus);
-	tx->xps_rxqs_err = devpath(path, sizeof(path), ifname, "queues/tx-%u/xps_rxqs", q);
-	if (!tx->xps_rxqs_err)
-		tx->xps_rxqs_err = read_hex(rootfd, path, &tx->xps_rxqs);
+	snprintf(path, sizeof(path), "tx-%u/xps_cpus", q);
+	tx->xps_err = read_hex(qfd, path, &tx->xps_cpus);
+	snprintf(path, sizeof(path), "tx-%u/xps_rxqs", q);
+	tx->xps_rxqs_err = read_hex(qfd, path, &tx->xps_rxqs);
 }
 
 static void read_napi(int rootfd, const char *ifname, struct np_napi *napi)
@@ -271,10 +269,29 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 		free(txq);
 		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
 	}
-	for (unsigned q = 0; q < n_rx; q++)
-		read_rxq(rootfd, dev->ifname, q, &rxq[q]);
-	for (unsigned q = 0; q < n_tx; q++)
-		read_txq(rootfd, dev->ifname, q, &txq[q]);
+	if (n_rx || n_tx) {
+		int qfd = -ENAMETOOLONG;
+
+		if (!devpath(path, sizeof(path), dev->ifname, "queues")) {
+			qfd = openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (qfd < 0)
+				qfd = -errno;
+		}
+		for (unsigned q = 0; q < n_rx; q++) {
+			if (qfd >= 0)
+				read_rxq(qfd, q, &rxq[q]);
+			else
+				rxq[q].rps_err = rxq[q].flow_err = qfd;
+		}
+		for (unsigned q = 0; q < n_tx; q++) {
+			if (qfd >= 0)
+				read_txq(qfd, q, &txq[q]);
+			else
+				txq[q].xps_err = txq[q].xps_rxqs_err = qfd;
+		}
+		if (qfd >= 0)
+			close(qfd);
+	}
 	free(dev->rxq);
 	free(dev->txq);
 	dev->rxq = rxq;

@@ -70,17 +70,23 @@ guest() {
 	guest show-e1000e.sh -n e1000e
 }
 
-@test "netdevsim: set and reset each policy" {
+@test "netdevsim, 2 of 4 channels: set changes channels, rings, coalescing as planned; reset; rollback; bad --cpus" {
 	need_netpolicy
-	guest set-reset.sh
+	guest netdevsim.sh
 }
 
-@test "e1000e: set and reset each policy" {
+@test "e1000e: set and reset each policy, what it lacks noted, rings and rx-usecs as planned" {
 	need_netpolicy
 	guest set-reset.sh -n e1000e
 }
 
-@test "virtio-net mq+RSS: set and reset each policy" {
+@test "virtio-net mq+RSS: set and reset each policy at 4 of 4 channels" {
 	need_netpolicy
 	guest set-reset.sh -n virtio-rss:4
+}
+
+# expectations assume 4 vCPUs: queue q on CPU q
+@test "virtio-net mq+RSS, 2 of 4 channels: channel changes, IRQ affinity and XPS re-applied on set, reset, rollback" {
+	need_netpolicy
+	guest virtio-channels.sh -n virtio-rss:4 -c 4
 }

@@ -75,8 +75,9 @@ kval() { awk -v k="$1" '$1 == k { sub(/^[^ ]* ?/, ""); print; exit }' "$KERNEL_V
 # jv FILTER: anything else from the last show's JSON (slow: one jq run each)
 jv() { jq -r "$1" "$NP_JSON"; }
 
-# irq_of KIND QUEUE: the IRQ netpolicy says serves that queue
-irq_of() { awk -v r="$1 $2" '$1 ~ /^irq\..*\.role$/ && substr($0, index($0, " ") + 1) == r { split($1, a, "."); print a[2]; exit }' "$NP_VIEW"; }
+# irq_of KIND QUEUE [VIEW]: the IRQ that serves that queue, as netpolicy
+# says (or as VIEW, a kernel_view or snapshot file, says)
+irq_of() { awk -v r="$1 $2" '$1 ~ /^irq\..*\.role$/ && substr($0, index($0, " ") + 1) == r { split($1, a, "."); print a[2]; exit }' "${3:-$NP_VIEW}"; }
 
 # --- the kernel's views -------------------------------------------------------
 
@@ -102,6 +103,20 @@ mask2list() {
 		print out
 	}'
 }
+
+# ethval IF -l|-g|-c LABEL: what ethtool prints for LABEL ("Combined:",
+# "RX:", "rx-usecs:"), for -l and -g the current setting, not the maximum
+ethval() {
+	ethtool "$2" "$1" 2>/dev/null | awk -v l="$3" -v c="$2" '
+		/^Current hardware settings/ { cur = 1 }
+		$1 == l && (cur || c == "-c") { print $2; exit }'
+}
+
+# rss_table IF: the indirection table ethtool -x prints, on one line
+rss_table() { ethtool -x "$1" | awk '/^ *[0-9]+:/ { for (i = 2; i <= NF; i++) printf "%s%s", (n++ ? " " : ""), $i } END { print "" }'; }
+
+# spread SIZE N: an indirection table of SIZE entries, entry i -> queue i % N
+spread() { awk -v s="$1" -v n="$2" 'BEGIN { for (i = 0; i < s; i++) printf "%s%d", (i ? " " : ""), i % n; print "" }'; }
 
 # driver IF: the driver ethtool -i names
 driver() { ethtool -i "$1" 2>/dev/null | awk '$1 == "driver:" { print $2 }'; }
@@ -152,15 +167,29 @@ _ethtool_counts() {	# _ethtool_counts IF -l|-g KNOB LABEL=key...
 		END { for (f in out) print k "." f " " out[f] }' | sort
 }
 
+# virtio_net reports rx/tx-usecs and -frames but the device takes them only
+# with VIRTIO_NET_F_NOTF_COAL (feature bit 53), adaptive-rx/tx only with
+# VIRTIO_NET_F_VQ_NOTF_COAL (52); QEMU 7.2 offers neither.  netpolicy leaves
+# such fields out of show (a plan must not write them): here they are
+# "coalesce-fixed.*", which compare expects netpolicy not to show.
+_coalesce_fixed() {
+	[ "$(driver "$1")" = virtio_net ] || return 0
+	_b=$(cat "/sys/class/net/$1/device/features" 2>/dev/null)
+	[ "${#_b}" -gt 53 ] || return 0
+	[ "$(echo "$_b" | cut -c54)" = 0 ] && echo "rx-usecs rx-frames tx-usecs tx-frames"
+	[ "$(echo "$_b" | cut -c53)" = 0 ] && echo "adaptive-rx adaptive-tx"
+}
+
 _coalesce_view() {
 	_o=$(ethtool -c "$1" 2>/dev/null) || { echo "coalesce.supported false"; return; }
 	echo "coalesce.supported true"
 	# n/a: the driver does not report the field; ethtool 6.1 prints
 	# rx-frames-low and friends as "rx-frame-low"
-	echo "$_o" | awk '
+	echo "$_o" | awk -v fixed="$(_coalesce_fixed "$1" | xargs)" '
+		BEGIN { n = split(fixed, f, " "); for (i = 1; i <= n; i++) ro[f[i]] = 1 }
 		function put(f, v) {
 			sub(/-frame-/, "-frames-", f)
-			if (v != "n/a") print "coalesce." f " " (v == "on" ? 1 : v == "off" ? 0 : v)
+			if (v != "n/a") print "coalesce" ((f in ro) ? "-fixed." : ".") f " " (v == "on" ? 1 : v == "off" ? 0 : v)
 		}
 		/^Adaptive RX:/ { put("adaptive-rx", $3); put("adaptive-tx", $5); next }
 		/^CQE mode RX:/ { put("cqe-mode-rx", $4); put("cqe-mode-tx", $6); next }
@@ -258,7 +287,8 @@ compare() {
 		FILENAME == ARGV[1] { np[k] = v; next }
 		FILENAME == ARGV[2] { before[k] = v; next }
 		{ seen[k] = 1
-		  if (!(k in np)) print "not ok - " p k ": " a " has none, kernel \x27" v "\x27"
+		  if (!(k in np) && k ~ /^coalesce-fixed\./) print "ok - " p k ": the driver reports \x27" v "\x27 but cannot set it: not shown"
+		  else if (!(k in np)) print "not ok - " p k ": " a " has none, kernel \x27" v "\x27"
 		  else if (np[k] == v) print "ok - " p k " = \x27" v "\x27"
 		  else if ((k in before) && np[k] == before[k]) print "ok - " p k " = \x27" np[k] "\x27 (kernel: then \x27" v "\x27)"
 		  else print "not ok - " p k ": " a " \x27" np[k] "\x27, kernel \x27" v "\x27" }
@@ -292,6 +322,159 @@ check_restored() {
 	snapshot "$1" /tmp/restored.txt
 	cp /tmp/restored.txt /tmp/restored.before	# compare tells its files apart by name
 	compare "$2" /tmp/restored.txt /tmp/restored.before "$1 " "saved"
+}
+
+# --- plans, applies, rollbacks ----------------------------------------------------
+
+PLAN_JSON=/tmp/np-plan.json
+PLAN_VIEW=/tmp/np-plan.txt
+
+# plan IF POLICY [OPTION...]: the dry-run plan as JSON in $PLAN_JSON and, made
+# by plan.jq, as the kernel_view lines its changes must leave, in $PLAN_VIEW
+plan() {
+	_i=$1 _p=$2
+	shift 2
+	: >"$PLAN_VIEW"
+	if ! "$NP" --json "$_i" set "$_p" --dry-run "$@" >"$PLAN_JSON" 2>/tmp/np-plan.err; then
+		fail "netpolicy --json $_i set $_p --dry-run $*: $(cat /tmp/np-plan.err)"
+		return 1
+	fi
+	if ! jq -r -f /lab/plan.jq "$PLAN_JSON" >"$PLAN_VIEW" 2>/tmp/np-plan.err; then
+		fail "plan.jq reads the $_p plan: $(cat /tmp/np-plan.err)"
+		return 1
+	fi
+	pass "$_i $_p: $(wc -l <"$PLAN_VIEW") changes planned"
+	sed 's/^/#   plan: /' "$PLAN_VIEW"
+}
+
+# pval KEY: the value the last plan wants for KEY ("" when not planned)
+pval() { awk -v k="$1" '$1 == k { sub(/^[^ ]* ?/, ""); print; exit }' "$PLAN_VIEW"; }
+
+# check_applied IF BEFORE: after a `set`, every value the kernel shows for IF
+# is the plan's where the plan changes it and BEFORE's (a snapshot) where it
+# does not: nothing unplanned moved, nothing planned was skipped.  A queue
+# the plan created starts empty; queue counts follow channels (the caller
+# checks those); rss.indir "even over N queues" is entry i -> queue i % N.
+check_applied() {
+	snapshot "$1" /tmp/applied.txt
+	_r=$(awk -v p="$1 " '
+		{ k = $1; v = substr($0, length(k) + 2) }
+		FILENAME == ARGV[1] { want[k] = v; planned[k] = 1; next }
+		FILENAME == ARGV[2] { before[k] = v; next }
+		{ now[k] = v }
+		function rss_desc(t,   n, e, i, max, even) {
+			n = split(t, e, " "); max = 0
+			for (i = 1; i <= n; i++) if (e[i] + 0 > max) max = e[i] + 0
+			even = 1
+			for (i = 1; i <= n; i++) if (e[i] + 0 != (i - 1) % (max + 1)) even = 0
+			return even ? "even over " (max + 1) " queues" : "custom over queues 0-" max
+		}
+		END {
+			for (k in now) {
+				v = now[k]
+				if (k == "rxqs" || k == "txqs") continue
+				if (k in planned) {
+					got = (k == "rss.indir") ? rss_desc(v) : v
+					if (got == want[k]) print "ok - " p k " = \x27" want[k] "\x27 as planned"
+					else print "not ok - " p k ": planned \x27" want[k] "\x27, kernel \x27" got "\x27"
+				} else if (k in before) {
+					if (v == before[k]) print "ok - " p k " = \x27" v "\x27 (not planned, unchanged)"
+					else print "not ok - " p k ": not planned, was \x27" before[k] "\x27, now \x27" v "\x27"
+				} else if (v == "" || v == "0") {
+					print "ok - " p k " = \x27" v "\x27 (new queue, not planned)"
+				} else {
+					print "not ok - " p k ": new queue, not planned, yet \x27" v "\x27"
+				}
+			}
+			for (k in planned) if (!(k in now)) print "not ok - " p k ": planned \x27" want[k] "\x27, kernel has none"
+		}' "$PLAN_VIEW" "$2" /tmp/applied.txt | sort)
+	while IFS= read -r _l; do
+		case $_l in
+		"ok - "*) pass "${_l#ok - }" ;;
+		?*) fail "${_l#not ok - }" ;;
+		esac
+	done <<EOF
+$_r
+EOF
+}
+
+# run_np OUT RC CMD...: run CMD with its stdout in OUT and stderr in OUT.err;
+# it must exit RC
+run_np() {
+	_out=$1 _want=$2
+	shift 2
+	"$@" >"$_out" 2>"$_out.err"
+	_rc=$?
+	if [ "$_rc" = "$_want" ]; then
+		pass "'$*' exits $_want"
+	else
+		fail "'$*' exits $_rc, want $_want: $(head -c 600 "$_out.err")"
+	fi
+	return "$_rc"
+}
+
+# ethtool_text IF: what ethtool -l, -g and -c print for IF, verbatim
+ethtool_text() { for _o in -l -g -c; do ethtool "$_o" "$1" 2>&1; done; }
+
+# set_checked IF POLICY BEFORE [OPTION...]: plan, set; then check_applied
+# against the BEFORE snapshot, `check` exits 0, and a second set writes nothing
+set_checked() {
+	_si=$1 _sp=$2 _sb=$3
+	shift 3
+	plan "$_si" "$_sp" "$@"
+	run_np /tmp/np-set.out 0 "$NP" "$_si" set "$_sp" "$@"
+	check_applied "$_si" "$_sb"
+	cp /tmp/applied.txt /tmp/applied.saved
+	run_np /tmp/np-check.out 0 "$NP" "$_si" check
+	run_np /tmp/np-set2.json 0 "$NP" --json "$_si" set "$_sp" "$@"
+	if grep -q '"changed": false' /tmp/np-set2.json && grep -q '"n_steps": 0' /tmp/np-set2.json; then
+		pass "$_si: a second set $_sp plans nothing and changes nothing"
+	else
+		fail "$_si: a second set $_sp: $(tr -d '\n' </tmp/np-set2.json | head -c 400)"
+	fi
+	check_restored "$_si" /tmp/applied.saved
+}
+
+# reset_checked IF PRISTINE ETHTOOL_TEXT: reset exits 0, the kernel's view of
+# IF is the PRISTINE snapshot and ethtool -l/-g/-c print ETHTOOL_TEXT verbatim
+reset_checked() {
+	run_np /tmp/np-reset.out 0 "$NP" "$1" reset
+	check_restored "$1" "$2"
+	same_ethtool "$1" "$3"
+}
+
+# same_ethtool IF ETHTOOL_TEXT: ethtool -l/-g/-c print what they printed before
+same_ethtool() {
+	ethtool_text "$1" >/tmp/ethtool.now
+	if cmp -s "$2" /tmp/ethtool.now; then
+		pass "$1: ethtool -l/-g/-c print what they did before"
+	else
+		fail "$1: ethtool -l/-g/-c differ from before: $(diff "$2" /tmp/ethtool.now | grep '^[-+][^-+]' | xargs)"
+	fi
+}
+
+# ro_file FILE: make a sysfs FILE read-only, keeping what it reads, by
+# mounting a read-only copy over it (a write then fails with EROFS); rw_file
+# undoes it.  The mount point is the real path: mount looks it up in
+# /proc/mounts, which has no symlinks.
+ro_file() {
+	_f=$(readlink -f "$1")
+	cat "$_f" >"/tmp/ro.${_f##*/}" &&
+		mount -o bind "/tmp/ro.${_f##*/}" "$_f" &&
+		mount -o remount,bind,ro "$_f" &&
+		! sh -c 'echo 0 >"$1"' - "$_f" 2>/dev/null
+}
+rw_file() { umount "$(readlink -f "$1")"; }
+
+# failed_apply OUT KNOB WHAT: the stderr (OUT.err) of an apply that failed and
+# was rolled back is one line naming the step (KNOB WHAT) and the EROFS
+failed_apply() {
+	is "$(wc -l <"$1.err")" 1 "lines on stderr"
+	if grep -q "$2.*$3.*Read-only file system" "$1.err"; then
+		pass "the error names $2 $3 and EROFS: $(cat "$1.err")"
+	else
+		fail "the error names $2 $3 and EROFS: $(cat "$1.err")"
+	fi
 }
 
 # --- netdevsim ------------------------------------------------------------------
