@@ -480,61 +480,47 @@ static int tentative_save(int dirfd, const char *ifname, const struct np_state *
 	return r;
 }
 
-int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
-	     struct np_apply_result *res, struct np_error *err)
+/* With the lock held and `cur` freshly read: apply `plan` (or nothing when
+ * the device is already at its target). */
+static int apply_locked(struct engine *e, int dirfd, struct np_state **cur,
+			const struct np_plan *plan, unsigned flags, struct np_error *err)
 {
-	const char *ifname = plan->target->dev.ifname;
-	struct np_state *cur = NULL;
+	const char *ifname = e->ifname;
 	struct np_plan left;
-	struct engine e;
 	char file[IFNAMSIZ + 16];
-	int dirfd, lockfd, r;
+	int r = 0;
 
-	(void)flags;
-	r = engine_start(&e, ctx, ifname, res, &dirfd, &lockfd, err);
-	if (r < 0)
-		goto out;
-	r = recover_locked(&e, dirfd, err);
-	if (r < 0)
-		goto out;
-	/* The plan may be older than the device's state: work from a fresh
-	 * read, and write nothing at all when it is already at the target. */
-	r = rediscover(&e, &cur, NP_PHASE_APPLY, err);
-	if (r < 0)
-		goto out;
-	if (remaining(cur, plan->target, &left) < 0) {
-		r = np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
-		goto out;
-	}
+	if (remaining(*cur, plan->target, &left) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
 	if (!left.n_steps) {
 		steps_free(&left);
 		goto record;
 	}
 	steps_free(&left);
 	snprintf(file, sizeof(file), "%s.pristine", ifname);
-	if (!pristine_is_current(ctx, dirfd, file, cur)) {
-		r = np_state_save(dirfd, file, cur, err);
+	if (!pristine_is_current(e->ctx, dirfd, file, *cur)) {
+		r = np_state_save(dirfd, file, *cur, err);
 		if (r < 0)
-			goto out;
+			return r;
 	}
 	if (flags & NP_APPLY_TENTATIVE) {
-		r = tentative_save(dirfd, ifname, cur, res, err);
+		r = tentative_save(dirfd, ifname, *cur, e->res, err);
 		if (r < 0)
-			goto out;
+			return r;
 	} else {
 		/* A plain apply supersedes a pending tentative one. */
 		snprintf(file, sizeof(file), "%s.tentative", ifname);
 		np_file_remove(dirfd, file);
 	}
-	e.policy = plan->policy;
-	e.cpus = plan->cpus;
-	r = run(&e, dirfd, &cur, plan->target, plan->policy ? plan->policy->name : "plan", err);
+	e->policy = plan->policy;
+	e->cpus = plan->cpus;
+	r = run(e, dirfd, cur, plan->target, plan->policy ? plan->policy->name : "plan", err);
 	if (r < 0) {
 		if (flags & NP_APPLY_TENTATIVE) {
 			snprintf(file, sizeof(file), "%s.tentative", ifname);
 			np_file_remove(dirfd, file);
 		}
-		goto out;
+		return r;
 	}
 record:
 	if (plan->policy) {
@@ -546,9 +532,56 @@ record:
 		if (!same_file_text(dirfd, file, text))
 			r = np_text_save(dirfd, file, text, err);
 	}
-out:
+	return r;
+}
+
+int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
+	     struct np_apply_result *res, struct np_error *err)
+{
+	struct np_state *cur = NULL;
+	struct engine e;
+	int dirfd, lockfd, r;
+
+	r = engine_start(&e, ctx, plan->target->dev.ifname, res, &dirfd, &lockfd, err);
+	if (r >= 0)
+		r = recover_locked(&e, dirfd, err);
+	/* The plan may be older than the device's state: work from a fresh
+	 * read, and write nothing at all when it is already at the target. */
+	if (r >= 0)
+		r = rediscover(&e, &cur, NP_PHASE_APPLY, err);
+	if (r >= 0)
+		r = apply_locked(&e, dirfd, &cur, plan, flags, err);
 	np_state_free(cur);
 	engine_stop(dirfd, lockfd);
+	return r;
+}
+
+int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_policy *policy,
+		    const struct np_plan_opts *opts, unsigned flags, struct np_plan **ret_plan,
+		    struct np_apply_result *res, struct np_error *err)
+{
+	struct np_state *cur = NULL;
+	struct np_plan *plan = NULL;
+	struct engine e;
+	int dirfd, lockfd, r;
+
+	/* Plan under the lock from the one read the apply starts from: no
+	 * other netpolicy can change the device between plan and apply. */
+	r = engine_start(&e, ctx, ifname, res, &dirfd, &lockfd, err);
+	if (r >= 0)
+		r = recover_locked(&e, dirfd, err);
+	if (r >= 0)
+		r = rediscover(&e, &cur, NP_PHASE_DISCOVER, err);
+	if (r >= 0)
+		r = np_plan_compute(ctx, policy, opts, cur, &plan, err);
+	if (r >= 0)
+		r = apply_locked(&e, dirfd, &cur, plan, flags, err);
+	np_state_free(cur);
+	engine_stop(dirfd, lockfd);
+	if (plan && ret_plan)
+		*ret_plan = plan;
+	else
+		np_plan_free(plan);
 	return r;
 }
 

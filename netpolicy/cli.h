@@ -59,7 +59,10 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cp
 /* Print a JSON document, or append it to c->json_out. */
 void cli_emit_json(struct cli *c, struct json_object *obj);
 /* Apply a plan and report (text or JSON); returns the exit code. */
-int cli_apply(struct cli *c, const struct np_plan *plan);
+int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_plan_opts *opts);
+/* For plan --json: a device that failed before it had a plan still gets a
+ * document saying why.  Returns rc. */
+int cli_device_failed(struct cli *c, const struct np_policy *policy, int rc, const char *why);
 /* A plan that was not applied: mark it so and print it. */
 int cli_print_dry_run(struct cli *c, struct json_object *plan_json);
 int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,

@@ -86,19 +86,29 @@ int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
 	return NP_EXIT_OK;
 }
 
-int cli_apply(struct cli *c, const struct np_plan *plan)
+int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_plan_opts *opts)
 {
 	struct np_apply_result res;
 	struct json_object *obj = NULL;
+	struct np_plan *plan = NULL;
 	struct np_error err;
 	int r, rc;
 
 	np_error_clear(&err);
+	r = np_apply_policy(c->ctx, c->device, policy, opts, c->confirm ? NP_APPLY_TENTATIVE : 0,
+			    &plan, &res, &err);
+	if (!plan) {	/* failed before there was a plan: nothing was touched */
+		char buf[600];
+
+		rc = cli_fail(c, &err);
+		return cli_device_failed(c, policy, rc, np_error_format(&err, buf, sizeof(buf)));
+	}
 	if (np_plan_to_json(plan, &obj) < 0) {
+		np_plan_free(plan);
 		fprintf(stderr, "netpolicy: out of memory\n");
 		return NP_EXIT_ERROR;
 	}
-	r = np_apply(c->ctx, plan, c->confirm ? NP_APPLY_TENTATIVE : 0, &res, &err);
+	np_plan_free(plan);
 	if (r >= 0 && c->confirm && res.changed) {
 		if (cli_spawn_watchdog(c, res.token) < 0) {
 			/* Without a watchdog the promise cannot be kept: undo now. */

@@ -5,7 +5,7 @@
 
 /* plan collects one JSON document per device: a device that failed before
  * it had a plan gets one too, saying why. */
-static int device_failed(struct cli *c, const struct np_policy *policy, int rc, const char *why)
+int cli_device_failed(struct cli *c, const struct np_policy *policy, int rc, const char *why)
 {
 	struct json_object *obj;
 
@@ -33,23 +33,21 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cp
 	np_error_clear(&err);
 	/* even a dry run must plan from the device as netpolicy left it */
 	if (cli_recover(c) != NP_EXIT_OK)
-		return device_failed(c, policy, NP_EXIT_ROLLBACK_FAILED,
+		return cli_device_failed(c, policy, NP_EXIT_ROLLBACK_FAILED,
 				     "recovery of an interrupted earlier run failed");
+	if (!c->dry_run)
+		return cli_apply(c, policy, &opts);
 	if (np_discover(c->ctx, c->device, &st, &err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0) {
 		char buf[600];
 
-		rc = device_failed(c, policy, cli_fail(c, &err),
+		rc = cli_device_failed(c, policy, cli_fail(c, &err),
 				   np_error_format(&err, buf, sizeof(buf)));
-		goto out;
-	}
-	if (!c->dry_run) {
-		rc = cli_apply(c, plan);
 		goto out;
 	}
 	if (np_plan_to_json(plan, &obj) < 0) {
 		fprintf(stderr, "netpolicy: out of memory\n");
-		rc = device_failed(c, policy, NP_EXIT_ERROR, "out of memory");
+		rc = cli_device_failed(c, policy, NP_EXIT_ERROR, "out of memory");
 		goto out;
 	}
 	rc = cli_print_dry_run(c, obj);

@@ -137,6 +137,13 @@ NP_EXPORT void np_ctx_set_step_hook(struct np_ctx *ctx, np_step_fn fn, void *use
  */
 NP_EXPORT int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 		       struct np_apply_result *res, struct np_error *err);
+/* Discover, plan and apply in one go, under the device's lock (one read of
+ * the device fewer than np_discover + np_plan_compute + np_apply).  *ret_plan
+ * is set whenever planning succeeded, even when the apply then failed. */
+NP_EXPORT int np_apply_policy(struct np_ctx *ctx, const char *ifname,
+			      const struct np_policy *policy, const struct np_plan_opts *opts,
+			      unsigned flags, struct np_plan **ret_plan,
+			      struct np_apply_result *res, struct np_error *err);
 /* The plan back to the pristine state saved before netpolicy's first change;
  * -ENOENT when netpolicy never changed the device. */
 NP_EXPORT int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
