@@ -169,9 +169,9 @@ _ethtool_counts() {	# _ethtool_counts IF -l|-g KNOB LABEL=key...
 
 # virtio_net reports rx/tx-usecs and -frames but the device takes them only
 # with VIRTIO_NET_F_NOTF_COAL (feature bit 53), adaptive-rx/tx only with
-# VIRTIO_NET_F_VQ_NOTF_COAL (52); QEMU 7.2 offers neither.  netpolicy leaves
-# such fields out of show (a plan must not write them): here they are
-# "coalesce-fixed.*", which compare expects netpolicy not to show.
+# VIRTIO_NET_F_VQ_NOTF_COAL (52); QEMU 7.2 offers neither.  Such fields are
+# "coalesce-fixed.*": netpolicy must show them as "fixed" (view.jq), with
+# the value the driver reports, and never plan them.
 _coalesce_fixed() {
 	[ "$(driver "$1")" = virtio_net ] || return 0
 	_b=$(cat "/sys/class/net/$1/device/features" 2>/dev/null)
@@ -287,8 +287,7 @@ compare() {
 		FILENAME == ARGV[1] { np[k] = v; next }
 		FILENAME == ARGV[2] { before[k] = v; next }
 		{ seen[k] = 1
-		  if (!(k in np) && k ~ /^coalesce-fixed\./) print "ok - " p k ": the driver reports \x27" v "\x27 but cannot set it: not shown"
-		  else if (!(k in np)) print "not ok - " p k ": " a " has none, kernel \x27" v "\x27"
+		  if (!(k in np)) print "not ok - " p k ": " a " has none, kernel \x27" v "\x27"
 		  else if (np[k] == v) print "ok - " p k " = \x27" v "\x27"
 		  else if ((k in before) && np[k] == before[k]) print "ok - " p k " = \x27" np[k] "\x27 (kernel: then \x27" v "\x27)"
 		  else print "not ok - " p k ": " a " \x27" np[k] "\x27, kernel \x27" v "\x27" }

@@ -15,7 +15,10 @@ def counts($knob; $keys):
 counts("channels"; ["rx", "tx", "other", "combined"]),
 counts("rings"; ["rx", "rx_mini", "rx_jumbo", "tx"]),
 "coalesce.supported \(.coalesce.supported)",
-(select(.coalesce.supported) | .coalesce.fields | to_entries[] | "coalesce.\(.key) \(.value | bool01)"),
+# a field the device cannot change (in "fixed") is coalesce-fixed.NAME, as in
+# lib.sh's kernel_view, which tells them by the virtio feature bits
+(select(.coalesce.supported) | .coalesce as $c | $c.fields | to_entries[] | .key as $k
+	| "coalesce\(if ($c.fixed // []) | any(.[]; . == $k) then "-fixed" else "" end).\($k) \(.value | bool01)"),
 "rss.supported \(.rss.supported)",
 (select(.rss.supported) | .rss
 	| "rss.indir_size \(.indir_size)",
