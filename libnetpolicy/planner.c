@@ -259,7 +259,10 @@ static int plan_xps(const struct np_state *st, const struct np_cpu_order *o, uns
 
 	for (unsigned q = 0; q < t->n_txq; q++) {
 		if (t->txq[q].xps_err) {
-			if (!noted)
+			if (!noted && t->txq[q].xps_err == -ENOENT)
+				np_plan_note(plan, "xps", "no xps_cpus for tx-%u (the kernel offers XPS only "
+					     "on multiqueue devices)", q);
+			else if (!noted)
 				np_plan_note(plan, "xps", "tx-%u xps_cpus: %s", q, strerror(-t->txq[q].xps_err));
 			noted = true;
 			continue;
