@@ -114,3 +114,41 @@ int np_write_file_at(int dirfd, const char *path, const char *value)
 		r = -errno;
 	return r;
 }
+
+int np_read_int_at(int dirfd, const char *path, int *ret)
+{
+	char buf[32], *end;
+	long v;
+	int r;
+
+	r = np_read_file_at(dirfd, path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	/* ids and NUMA nodes: -1 means "none" in sysfs */
+	if (errno || end == buf || *end || v < -1 || v > 1 << 24)
+		return -EINVAL;
+	*ret = (int)v;
+	return 0;
+}
+
+int np_read_link_name_at(int dirfd, const char *path, char *buf, size_t len)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	while (*path == '/')
+		path++;
+	n = readlinkat(dirfd, path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, base, strlen(base) + 1);
+	return 0;
+}

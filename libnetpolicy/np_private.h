@@ -99,6 +99,10 @@ int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error 
 int np_read_file_at(int dirfd, const char *path, char *buf, size_t len);
 int np_read_u32_at(int dirfd, const char *path, uint32_t *ret);
 int np_read_u64_at(int dirfd, const char *path, uint64_t *ret);
+/* A decimal integer from -1 ("none" in sysfs) up to 2^24. */
+int np_read_int_at(int dirfd, const char *path, int *ret);
+/* The last component of a symlink's target ("../../../virtio2" -> "virtio2"). */
+int np_read_link_name_at(int dirfd, const char *path, char *buf, size_t len);
 /* Write value in one write(2); returns 0 or -errno. */
 int np_write_file_at(int dirfd, const char *path, const char *value);
 

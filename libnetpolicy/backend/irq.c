@@ -347,25 +347,6 @@ static int read_interrupts(int rootfd, struct irq_names *t)
 
 /* --- the device ------------------------------------------------------------- */
 
-/* Last path component of a symlink below rootfd ("../../../virtio2"). */
-static int link_name(int rootfd, const char *path, char *buf, size_t len)
-{
-	char target[PATH_MAX];
-	const char *base;
-	ssize_t n;
-
-	n = readlinkat(rootfd, path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -errno;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (strlen(base) >= len)
-		return -ENAMETOOLONG;
-	strcpy(buf, base);
-	return 0;
-}
-
 static int cmp_irq(const void *a, const void *b)
 {
 	const struct np_irq *x = a, *y = b;
@@ -497,11 +478,11 @@ int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err)
 		dev->n_irq = 0;
 		return 0;
 	}
-	(void)link_name(rootfd, path, devname, sizeof(devname));
+	(void)np_read_link_name_at(rootfd, path, devname, sizeof(devname));
 	snprintf(driver, sizeof(driver), "%s", dev->driver);
 	if (!driver[0]) {
 		snprintf(path, sizeof(path), "sys/class/net/%s/device/driver", dev->ifname);
-		(void)link_name(rootfd, path, driver, sizeof(driver));
+		(void)np_read_link_name_at(rootfd, path, driver, sizeof(driver));
 	}
 	virtio = !strcmp(driver, "virtio_net") || !strncmp(devname, "virtio", 6);
 	bus = virtio && devname[0] ? devname : (dev->bus_info[0] ? dev->bus_info : devname);

@@ -47,42 +47,6 @@ static int read_hex(int rootfd, const char *path, struct np_cpumask *ret)
 	return np_cpumask_parse_hex(buf, ret);
 }
 
-static int read_int(int rootfd, const char *path, int *ret)
-{
-	char buf[32], *end;
-	long v;
-	int r;
-
-	r = np_read_file_at(rootfd, path, buf, sizeof(buf));
-	if (r < 0)
-		return r;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || end == buf || *end || v < -1 || v > 1 << 20)
-		return -EINVAL;
-	*ret = (int)v;
-	return 0;
-}
-
-/* Last path component of a symlink ("../../../virtio2" -> "virtio2"). */
-static int link_name(int rootfd, const char *path, char *buf, size_t len)
-{
-	char target[PATH_MAX];
-	const char *base;
-	ssize_t n;
-
-	n = readlinkat(rootfd, path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -errno;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (strlen(base) >= len)
-		return -ENAMETOOLONG;
-	strcpy(buf, base);
-	return 0;
-}
-
 static bool read_local_cpus(int rootfd, const char *ifname, const char *where,
 			    struct np_cpumask *ret)
 {
@@ -111,7 +75,7 @@ static void read_numa(int rootfd, struct np_dev *dev, const struct np_topology *
 	np_cpumask_zero(&dev->local_cpus);
 	for (size_t i = 0; i < NP_ARRAY_SIZE(where); i++) {
 		if (devpath(path, sizeof(path), dev->ifname, "%s/numa_node", where[i]) < 0 ||
-		    read_int(rootfd, path, &node) == -ENOENT)
+		    np_read_int_at(rootfd, path, &node) == -ENOENT)
 			continue;
 		if (read_local_cpus(rootfd, dev->ifname, where[i], &m)) {
 			if (topo)
@@ -134,14 +98,14 @@ static void read_driver(int rootfd, struct np_dev *dev)
 
 	if (!dev->driver[0] &&
 	    !devpath(path, sizeof(path), dev->ifname, "device/driver"))
-		(void)link_name(rootfd, path, dev->driver, sizeof(dev->driver));
+		(void)np_read_link_name_at(rootfd, path, dev->driver, sizeof(dev->driver));
 	if (dev->bus_info[0] || devpath(path, sizeof(path), dev->ifname, "device") < 0)
 		return;
 	if (!devpath(path, sizeof(path), dev->ifname, "device/subsystem"))
-		(void)link_name(rootfd, path, sub, sizeof(sub));
+		(void)np_read_link_name_at(rootfd, path, sub, sizeof(sub));
 	if (strcmp(sub, "virtio") != 0) {
 		if (!devpath(path, sizeof(path), dev->ifname, "device"))
-			(void)link_name(rootfd, path, dev->bus_info, sizeof(dev->bus_info));
+			(void)np_read_link_name_at(rootfd, path, dev->bus_info, sizeof(dev->bus_info));
 		return;
 	}
 	/* virtio_net reports the PCI function: the directory above virtioN in

@@ -58,23 +58,6 @@ out:
 	return r;
 }
 
-static int read_int(int rootfd, const char *path, int *ret)
-{
-	char buf[32], *end;
-	long v;
-	int r;
-
-	r = np_read_file_at(rootfd, path, buf, sizeof(buf));
-	if (r < 0)
-		return r;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || end == buf || *end || v < -1 || v > 1 << 24)
-		return -EINVAL;
-	*ret = (int)v;
-	return 0;
-}
-
 static int last_cpu(const struct np_cpumask *m)
 {
 	int last = -1;
@@ -91,14 +74,14 @@ static void read_cpu(int rootfd, unsigned cpu, struct np_cpu *c, bool *alone)
 
 	c->online = true;
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/topology/core_id", cpu);
-	if (read_int(rootfd, path, &c->core_id) < 0) {
+	if (np_read_int_at(rootfd, path, &c->core_id) < 0) {
 		c->core_id = (int)cpu;
 		c->package_id = 0;
 		*alone = true;
 		return;
 	}
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/topology/physical_package_id", cpu);
-	if (read_int(rootfd, path, &c->package_id) < 0)
+	if (np_read_int_at(rootfd, path, &c->package_id) < 0)
 		c->package_id = 0;
 	*alone = false;
 }
