@@ -701,10 +701,11 @@ out:
 	return r;
 }
 
-int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_apply_result *res,
-	     struct np_error *err)
+int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_plan **ret_plan,
+	     struct np_apply_result *res, struct np_error *err)
 {
 	struct np_state *cur = NULL, *pristine = NULL;
+	struct np_plan *plan = NULL;
 	struct engine e;
 	char file[IFNAMSIZ + 16];
 	int dirfd, lockfd, r;
@@ -734,6 +735,12 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_a
 		np_file_remove(dirfd, file);
 		goto out;
 	}
+	/* What will change, for the caller to show: from the same read. */
+	if (r >= 0 && ret_plan) {
+		if (np_plan_new(&plan) < 0 || np_state_dup(pristine, &plan->target) < 0 ||
+		    np_plan_diff(plan, cur) < 0)
+			r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+	}
 	if (r >= 0)
 		r = run(&e, dirfd, &cur, pristine, "reset", err);
 	if (r >= 0) {
@@ -742,6 +749,10 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_a
 		np_file_remove(dirfd, file);
 	}
 out:
+	if (plan && ret_plan && (r >= 0 || e.res->rolled_back || e.res->vanished))
+		*ret_plan = plan;
+	else
+		np_plan_free(plan);
 	np_state_free(pristine);
 	np_state_free(cur);
 	engine_stop(dirfd, lockfd);

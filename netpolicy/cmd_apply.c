@@ -141,8 +141,12 @@ int cmd_reset(struct cli *c)
 	if (c->argc > 0)
 		return cli_usage_error("reset: unexpected argument '%s'", c->argv[0]);
 	np_error_clear(&err);
-	r = np_reset_plan(c->ctx, c->device, &plan, &err);
-	if (r == -ENOENT) {
+	/* a dry run only plans; a reset plans and applies from one read */
+	if (c->dry_run)
+		r = np_reset_plan(c->ctx, c->device, &plan, &err);
+	else
+		r = np_reset(c->ctx, c->device, 0, &plan, &res, &err);
+	if ((r == -ENOENT && c->dry_run) || (r >= 0 && !plan)) {
 		/* Nothing saved: the device is as netpolicy found it. */
 		if (c->json) {
 			obj = json_object_new_object();
@@ -157,19 +161,17 @@ int cmd_reset(struct cli *c)
 		}
 		return NP_EXIT_OK;
 	}
-	if (r < 0)
+	if (!plan)	/* failed before anything was written */
 		return cli_fail(c, &err);
 	if (np_plan_to_json(plan, &obj) < 0) {
 		np_plan_free(plan);
 		return NP_EXIT_ERROR;
 	}
 	json_object_object_add(obj, "policy", json_object_new_string("reset"));
-	if (c->dry_run) {
+	if (c->dry_run)
 		rc = cli_print_dry_run(c, obj);
-	} else {
-		r = np_reset(c->ctx, c->device, 0, &res, &err);
+	else
 		rc = cli_apply_report(c, obj, r, &res, &err);
-	}
 	json_object_put(obj);
 	np_plan_free(plan);
 	return rc;

@@ -148,9 +148,12 @@ NP_EXPORT int np_apply_policy(struct np_ctx *ctx, const char *ifname,
  * -ENOENT when netpolicy never changed the device. */
 NP_EXPORT int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 			    struct np_error *err);
-/* Apply the reset plan and forget the device. */
+/* Return the device to its pristine state and forget it (0 and no plan
+ * when netpolicy never changed it).  *ret_plan (may be NULL) is what it
+ * changed, from the read the reset started from. */
 NP_EXPORT int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags,
-		       struct np_apply_result *res, struct np_error *err);
+		       struct np_plan **ret_plan, struct np_apply_result *res,
+		       struct np_error *err);
 /* Roll back an apply a crash interrupted (np_apply and np_reset do this
  * themselves); res->recovered says whether there was one. */
 NP_EXPORT int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
