@@ -168,7 +168,6 @@ static int verify(struct engine *e, struct np_state **cur, const struct np_state
 		  const struct np_state *goal, enum np_phase phase, struct np_error *err)
 {
 	struct np_plan left, wanted;
-	char buf[256];
 	int r;
 
 	r = rediscover(e, cur, phase, err);
@@ -200,8 +199,6 @@ static int verify(struct engine *e, struct np_state **cur, const struct np_state
 				   c->what, c->before, c->after);
 		}
 	}
-	if (r < 0)
-		describe_diff(&left, buf, sizeof(buf));
 	steps_free(&left);
 	steps_free(&wanted);
 	return r;
