@@ -53,7 +53,16 @@ case "$mode" in
 demo)
 	install_missing "${packages[@]}"
 	build build
-	./build/netpolicy/netpolicy show
+	# every interface backed by a device: its state, and the throughput
+	# plan for it (a dry run: nothing is changed)
+	for dev in /sys/class/net/*/device; do
+		[ -e "$dev" ] || continue
+		ifname=$(basename "$(dirname "$dev")")
+		./build/netpolicy/netpolicy "$ifname" show
+		echo
+		./build/netpolicy/netpolicy "$ifname" set throughput --dry-run
+		echo
+	done
 	;;
 check)
 	install_missing "${packages[@]}" "${lab_packages[@]}"
