@@ -8,32 +8,8 @@
 #include <unistd.h>
 
 #include "backend/np_kernel.h"
+#include "fixture.h"
 #include "tap.h"
-
-static int open_fixture(const char *name)
-{
-	const char *src = getenv("NP_SRCDIR");
-	char path[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/%s", src ? src : ".", name);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		printf("Bail out! cannot open %s (is NP_SRCDIR set?)\n", path);
-		exit(1);
-	}
-	return fd;
-}
-
-static const char *list(const struct np_cpumask *m)
-{
-	static char buf[4][256];
-	static int i;
-
-	i = (i + 1) % 4;
-	np_cpumask_format_list(m, buf[i], sizeof(buf[i]));
-	return buf[i];
-}
 
 static const char *const kinds[] = { "txrx", "rx", "tx", "other" };
 

@@ -11,32 +11,8 @@
 #include <unistd.h>
 
 #include "backend/np_kernel.h"
+#include "fixture.h"
 #include "tap.h"
-
-static int open_fixture(const char *name)
-{
-	const char *src = getenv("NP_SRCDIR");
-	char path[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/%s", src ? src : ".", name);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		printf("Bail out! cannot open %s (is NP_SRCDIR set?)\n", path);
-		exit(1);
-	}
-	return fd;
-}
-
-static const char *list(const struct np_cpumask *m)
-{
-	static char buf[4][1024];
-	static int i;
-
-	i = (i + 1) % 4;
-	np_cpumask_format_list(m, buf[i], sizeof(buf[i]));
-	return buf[i];
-}
 
 /* A scratch tree in /tmp; files given as "path=content" pairs. */
 static char tmproot[64];
@@ -370,7 +346,7 @@ static void test_sysfs_offline(void)
 static void check_write(int fd, enum np_attr attr, unsigned index, const char *file,
 			const char *value)
 {
-	struct np_dev dev = { .ifname = "eth0" };
+	struct np_dev dev = { .ifname = "np0" };
 	struct np_error err = { 0 };
 	char buf[64] = "";
 	int r;
@@ -383,29 +359,29 @@ static void check_write(int fd, enum np_attr attr, unsigned index, const char *f
 
 static void test_write(void)
 {
-	struct np_dev dev = { .ifname = "eth0" };
+	struct np_dev dev = { .ifname = "np0" };
 	struct np_error err = { 0 };
 	int fd, r;
 
 	fd = mktree((const char *const[]){
-		"sys/class/net/eth0/queues/rx-1/rps_cpus=0",
-		"sys/class/net/eth0/queues/rx-1/rps_flow_cnt=0",
-		"sys/class/net/eth0/queues/tx-2/xps_cpus=0",
-		"sys/class/net/eth0/queues/tx-2/xps_rxqs=0",
-		"sys/class/net/eth0/napi_defer_hard_irqs=0",
-		"sys/class/net/eth0/gro_flush_timeout=0",
+		"sys/class/net/np0/queues/rx-1/rps_cpus=0",
+		"sys/class/net/np0/queues/rx-1/rps_flow_cnt=0",
+		"sys/class/net/np0/queues/tx-2/xps_cpus=0",
+		"sys/class/net/np0/queues/tx-2/xps_rxqs=0",
+		"sys/class/net/np0/napi_defer_hard_irqs=0",
+		"sys/class/net/np0/gro_flush_timeout=0",
 		"proc/irq/42/smp_affinity_list=0",
 		"proc/sys/net/core/rps_sock_flow_entries=0",
 		"proc/sys/net/core/busy_poll=0",
 		"proc/sys/net/core/busy_read=0", NULL });
-	check_write(fd, NP_ATTR_RPS_CPUS, 1, "sys/class/net/eth0/queues/rx-1/rps_cpus", "f");
-	check_write(fd, NP_ATTR_RPS_FLOW_CNT, 1, "sys/class/net/eth0/queues/rx-1/rps_flow_cnt",
+	check_write(fd, NP_ATTR_RPS_CPUS, 1, "sys/class/net/np0/queues/rx-1/rps_cpus", "f");
+	check_write(fd, NP_ATTR_RPS_FLOW_CNT, 1, "sys/class/net/np0/queues/rx-1/rps_flow_cnt",
 		    "2048");
-	check_write(fd, NP_ATTR_XPS_CPUS, 2, "sys/class/net/eth0/queues/tx-2/xps_cpus", "4");
-	check_write(fd, NP_ATTR_XPS_RXQS, 2, "sys/class/net/eth0/queues/tx-2/xps_rxqs", "2");
-	check_write(fd, NP_ATTR_NAPI_DEFER_HARD_IRQS, 0, "sys/class/net/eth0/napi_defer_hard_irqs",
+	check_write(fd, NP_ATTR_XPS_CPUS, 2, "sys/class/net/np0/queues/tx-2/xps_cpus", "4");
+	check_write(fd, NP_ATTR_XPS_RXQS, 2, "sys/class/net/np0/queues/tx-2/xps_rxqs", "2");
+	check_write(fd, NP_ATTR_NAPI_DEFER_HARD_IRQS, 0, "sys/class/net/np0/napi_defer_hard_irqs",
 		    "2");
-	check_write(fd, NP_ATTR_GRO_FLUSH_TIMEOUT, 0, "sys/class/net/eth0/gro_flush_timeout",
+	check_write(fd, NP_ATTR_GRO_FLUSH_TIMEOUT, 0, "sys/class/net/np0/gro_flush_timeout",
 		    "200000");
 	check_write(fd, NP_ATTR_IRQ_AFFINITY, 42, "proc/irq/42/smp_affinity_list", "1-3");
 	check_write(fd, NP_ATTR_SOCK_FLOW_ENTRIES, 0, "proc/sys/net/core/rps_sock_flow_entries",
@@ -417,7 +393,7 @@ static void test_write(void)
 	is_int(r, -ENOENT, "write to a missing queue: -ENOENT");
 	is_int(err.phase, NP_PHASE_APPLY, "write error phase is apply");
 	is_str(err.knob, "rps", "write error knob");
-	is_str(err.msg, "/sys/class/net/eth0/queues/rx-7/rps_cpus: No such file or directory",
+	is_str(err.msg, "/sys/class/net/np0/queues/rx-7/rps_cpus: No such file or directory",
 	       "write error message");
 	np_error_clear(&err);
 	r = np_sysfs_write_attr(fd, &dev, NP_ATTR_IRQ_AFFINITY, 43, "1", &err);

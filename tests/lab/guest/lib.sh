@@ -491,3 +491,23 @@ nsim_add() {
 	done
 	ls /sys/bus/netdevsim/devices/netdevsim$1/net | head -1
 }
+
+# xps_rollback_checked IF MIN_STEP WHAT: make tx-1's xps_cpus read-only so
+# the XPS write of `set throughput` fails after MIN_STEP earlier writes
+# (WHAT says which), then check: exit 3, the failure named, --json says
+# rolled back, and everything as in /tmp/pristine and /tmp/ethtool.pristine.
+xps_rollback_checked() {
+	diag "$1: set throughput with tx-1's xps_cpus read-only"
+	ok "tx-1 xps_cpus read-only" ro_file "$Q"/tx-1/xps_cpus
+	run_np /tmp/np-fail.json 3 "$NP" --json "$1" set throughput
+	failed_apply /tmp/np-fail.json xps tx-1
+	grep -q '"rolled_back": true' /tmp/np-fail.json && pass "--json says rolled_back" ||
+		fail "--json says rolled_back: $(tr -d '\n' </tmp/np-fail.json | head -c 300)"
+	# step N failed after N writes
+	n=$(sed -n 's/.*: step \([0-9]*\): .*/\1/p' /tmp/np-fail.json.err)
+	[ "${n:-0}" -ge "$2" ] && pass "the failing step ($n) came after $3" ||
+		fail "the failing step ('$n') came after $3"
+	ok "tx-1 xps_cpus writable again" rw_file "$Q"/tx-1/xps_cpus
+	check_restored "$1" /tmp/pristine
+	same_ethtool "$1" /tmp/ethtool.pristine
+}

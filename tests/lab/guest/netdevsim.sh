@@ -46,19 +46,8 @@ for P in throughput latency cpu; do
 	reset_checked "$IF" /tmp/pristine /tmp/ethtool.pristine
 done
 
-diag "$IF: set throughput with tx-1's xps_cpus read-only"
-ok "tx-1 xps_cpus read-only" ro_file "$Q"/tx-1/xps_cpus
-run_np /tmp/np-fail.json 3 "$NP" --json "$IF" set throughput
-failed_apply /tmp/np-fail.json xps tx-1
-grep -q '"rolled_back": true' /tmp/np-fail.json && pass "--json says rolled_back" ||
-	fail "--json says rolled_back: $(tr -d '\n' </tmp/np-fail.json | head -c 300)"
-# the order is channels, rings, coalescing, ..., XPS: step N failed after N writes
-n=$(sed -n 's/.*: step \([0-9]*\): .*/\1/p' /tmp/np-fail.json.err)
-[ "${n:-0}" -ge 3 ] && pass "the failing step ($n) came after channels, rings and coalescing" ||
-	fail "the failing step ('$n') came after channels, rings and coalescing"
-ok "tx-1 xps_cpus writable again" rw_file "$Q"/tx-1/xps_cpus
-check_restored "$IF" /tmp/pristine
-same_ethtool "$IF" /tmp/ethtool.pristine
+# the order is channels, rings, coalescing, ..., XPS
+xps_rollback_checked "$IF" 3 "channels, rings and coalescing"
 
 diag "$IF: --cpus with a CPU that does not exist, then with an offline one"
 run_np /tmp/np-cpus.out 2 "$NP" "$IF" set throughput --cpus 7

@@ -83,18 +83,7 @@ pristine_back
 # A step that fails after the channel change, RSS and IRQ affinity were
 # written: tx-1's xps_cpus, made read-only.  The rollback shrinks channels
 # again, which rewrites queue 0's IRQs and XPS: those must be put back too.
-diag "$IF: set throughput with tx-1's xps_cpus read-only"
-ok "tx-1 xps_cpus read-only" ro_file "$Q"/tx-1/xps_cpus
-run_np /tmp/np-fail.json 3 "$NP" --json "$IF" set throughput
-failed_apply /tmp/np-fail.json xps tx-1
-grep -q '"rolled_back": true' /tmp/np-fail.json && pass "--json says rolled_back" ||
-	fail "--json says rolled_back: $(tr -d '\n' </tmp/np-fail.json | head -c 300)"
-# steps go features, RSS, channels, RSS, ..., XPS: step N failed after N writes
-n=$(sed -n 's/.*: step \([0-9]*\): .*/\1/p' /tmp/np-fail.json.err)
-[ "${n:-0}" -ge 2 ] && pass "the failing step ($n) came after the channel change" ||
-	fail "the failing step ('$n') came after the channel change"
-ok "tx-1 xps_cpus writable again" rw_file "$Q"/tx-1/xps_cpus
-check_restored "$IF" /tmp/pristine
-same_ethtool "$IF" /tmp/ethtool.pristine
+# steps go features, RSS, channels, RSS, ..., XPS
+xps_rollback_checked "$IF" 2 "the channel change"
 pristine_back
 finish
