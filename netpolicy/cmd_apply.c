@@ -5,6 +5,24 @@
 
 #include "cli.h"
 
+/* plan collects one JSON document per device: a device that failed before
+ * it had a plan gets one too, saying why. */
+int cli_device_failed(struct cli *c, const struct np_policy *policy, int rc, const char *why)
+{
+	struct json_object *obj;
+
+	if (!c->json_out)
+		return rc;
+	obj = json_object_new_object();
+	json_object_object_add(obj, "ifname", json_object_new_string(c->device));
+	json_object_object_add(obj, "policy", json_object_new_string(np_policy_name(policy)));
+	json_object_object_add(obj, "dry_run", json_object_new_boolean(c->dry_run));
+	json_object_object_add(obj, "changed", json_object_new_boolean(0));
+	json_object_object_add(obj, "error", json_object_new_string(why));
+	json_object_array_add(c->json_out, obj);
+	return rc;
+}
+
 void cli_emit_json(struct cli *c, struct json_object *obj)
 {
 	if (c->json_out)

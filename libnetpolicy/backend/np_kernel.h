@@ -3,7 +3,7 @@
 #ifndef NP_KERNEL_H
 #define NP_KERNEL_H
 
-#include "../np_private.h"
+#include "np_private.h"
 
 /* ethnl.c: ethtool generic netlink over libmnl, extended acks on.  Falls back
  * to ioctl.c per operation when the family lacks the op (asked from the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Device-wide interrupt coalescing: one request carrying only the changed
  * fields (a field the driver lacks would fail the whole request). */
-#include "../np_plan.h"
+#include "np_plan.h"
 
 static void fmt(char *buf, size_t len, int f, uint32_t v)
 {

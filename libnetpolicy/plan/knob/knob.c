@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "../np_plan.h"
+#include "np_plan.h"
 
 const struct np_knob *const np_knobs[] = {
 	&np_knob_features,

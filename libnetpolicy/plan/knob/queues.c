@@ -4,7 +4,7 @@
  * One write per changed file.  Queues the target has and the current state
  * lacks are being created by a channel step earlier in the plan.
  */
-#include "../np_plan.h"
+#include "np_plan.h"
 
 static int add(struct np_plan *plan, const struct np_knob *knob, unsigned q, const char *what,
 	       const char *x, const char *y)

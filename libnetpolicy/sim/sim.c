@@ -21,7 +21,7 @@
 
 #include <json-c/json_object_iterator.h>
 
-#include "../np_serialize.h"
+#include "np_serialize.h"
 
 enum op {
 	OP_DISCOVER,

@@ -1,30 +1,30 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Ring sizes: one request; drivers reallocate the queues. */
-#include "../np_plan.h"
+/* Channels (queue counts): one request for all four counts. */
+#include "np_plan.h"
 
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	const struct np_rings *a = &from->dev.rings, *b = &to->dev.rings;
+	const struct np_channels *a = &from->dev.channels, *b = &to->dev.channels;
 	const struct np_count_change c[] = {
+		{ "combined", a->combined, b->combined },
 		{ "rx", a->rx, b->rx },
-		{ "rx-mini", a->rx_mini, b->rx_mini },
-		{ "rx-jumbo", a->rx_jumbo, b->rx_jumbo },
 		{ "tx", a->tx, b->tx },
+		{ "other", a->other, b->other },
 	};
 
 	if (a->err || b->err)
 		return 0;
-	return np_plan_add_counts(plan, &np_knob_rings, c, NP_ARRAY_SIZE(c));
+	return np_plan_add_counts(plan, &np_knob_channels, c, NP_ARRAY_SIZE(c));
 }
 
 static int apply(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
 		 const struct np_step *step, struct np_error *err)
 {
-	return be->ops->set_rings(be, &cur->dev, &to->dev.rings, err);
+	return be->ops->set_channels(be, &cur->dev, &to->dev.channels, err);
 }
 
-const struct np_knob np_knob_rings = {
-	.name = "rings",
+const struct np_knob np_knob_channels = {
+	.name = "channels",
 	.diff = diff,
 	.apply = apply,
 	.reopens_queues = true,

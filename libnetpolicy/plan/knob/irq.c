@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* IRQ affinity, one write per IRQ, matched between states by IRQ number
  * (array positions can differ after a driver re-requests its vectors). */
-#include "../np_plan.h"
+#include "np_plan.h"
 
 static const struct np_irq *find_irq(const struct np_dev *d, unsigned irq)
 {

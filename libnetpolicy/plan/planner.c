@@ -516,3 +516,42 @@ out:
 		return np_err(err, r, NP_PHASE_PLAN, NULL, "out of memory");
 	return 0;
 }
+
+/* The public entry: a plan is the planner's target plus the differ's steps
+ * from the state it was planned on. */
+int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
+		    const struct np_plan_opts *opts, const struct np_state *state,
+		    struct np_plan **ret, struct np_error *err)
+{
+	struct np_plan *plan = NULL;
+	int r;
+
+	(void)ctx;
+	if (!policy || !state)
+		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "no policy or no state");
+	if (np_plan_new(&plan) < 0 || np_state_dup(state, &plan->target) < 0) {
+		np_plan_free(plan);
+		return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+	}
+	plan->policy = policy;
+	if (opts && opts->cpus) {
+		if (strlen(opts->cpus) >= sizeof(plan->cpus)) {
+			np_plan_free(plan);
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "--cpus: list too long");
+		}
+		snprintf(plan->cpus, sizeof(plan->cpus), "%s", opts->cpus);
+	}
+	r = np_policy_plan(policy, opts, state, plan, err);
+	if (r < 0)
+		goto fail;
+	r = np_plan_diff(plan, state);
+	if (r < 0) {
+		np_err(err, r, NP_PHASE_PLAN, NULL, "out of memory");
+		goto fail;
+	}
+	*ret = plan;
+	return 0;
+fail:
+	np_plan_free(plan);
+	return r;
+}

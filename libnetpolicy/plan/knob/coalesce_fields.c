@@ -3,7 +3,7 @@
  * JSON and man page speak the language admins already know. */
 #include <string.h>
 
-#include "../np_private.h"
+#include "np_private.h"
 
 static const char *const coal_names[NP_COAL__COUNT] = {
 	[NP_COAL_RX_USECS] = "rx-usecs",
