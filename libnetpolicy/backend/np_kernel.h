@@ -5,8 +5,9 @@
 
 #include "np_private.h"
 
-/* ethnl.c: ethtool generic netlink over libmnl, extended acks on.  Falls back
- * to ioctl.c per operation when the family lacks the op (asked from the
+/* ethnl/: ethtool generic netlink over libmnl, extended acks on; one
+ * transport and one file per operation.  Each operation falls back to its
+ * SIOCETHTOOL equivalent when the family lacks the op (asked from the
  * family's op list at open, never from the kernel version). */
 struct np_ethnl;
 int np_ethnl_open(struct np_ethnl **ret, struct np_error *err);
@@ -25,19 +26,6 @@ int np_ethnl_set_feature(struct np_ethnl *nl, const struct np_dev *dev, const ch
 			 bool on, struct np_error *err);
 int np_ethnl_set_rss_indir(struct np_ethnl *nl, const struct np_dev *dev,
 			   const uint32_t *indir, uint32_t n, struct np_error *err);
-
-/* ioctl.c: SIOCETHTOOL equivalents, used by ethnl.c as fallback. */
-int np_ioctl_read_channels(const char *ifname, struct np_channels *ret);
-int np_ioctl_set_channels(const char *ifname, const struct np_channels *want);
-int np_ioctl_read_rings(const char *ifname, struct np_rings *ret);
-int np_ioctl_set_rings(const char *ifname, const struct np_rings *want);
-int np_ioctl_read_coalesce(const char *ifname, struct np_coalesce *ret);
-int np_ioctl_set_coalesce(const char *ifname, const struct np_coalesce *want, uint32_t fields);
-int np_ioctl_read_rss(const char *ifname, struct np_rss *ret);
-/* ETHTOOL_GRXRINGS: the queues RSS may spread over (netlink has no op for it). */
-int np_ioctl_read_rx_rings(const char *ifname, uint32_t *ret);
-int np_ioctl_set_rss_indir(const char *ifname, const uint32_t *indir, uint32_t n);
-int np_ioctl_read_drvinfo(const char *ifname, char *driver, size_t dlen, char *bus, size_t blen);
 
 /* rtnl.c: rtnetlink through libnl-route-3. */
 int np_rtnl_read(const char *ifname, struct np_dev *dev, struct np_error *err);
