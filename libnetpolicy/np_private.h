@@ -22,6 +22,11 @@ int np_err(struct np_error *err, int code, enum np_phase phase, const char *knob
 /* Copy the kernel's extended-ack text into err->extack. */
 void np_err_extack(struct np_error *err, const char *text);
 
+/* "EBUSY", "Device or resource busy" (strerror's text) or "16" -> 16; 0 if unknown. */
+int np_errno_parse(const char *s);
+/* "EBUSY" for 16 (or -16); NULL if unknown. */
+const char *np_errno_name(int code);
+
 /* --- logging --------------------------------------------------------------- */
 
 void np_log(struct np_ctx *ctx, enum np_log_level level, const char *fmt, ...)

@@ -47,9 +47,9 @@ int np_state_from_json_full(struct json_object *obj, struct np_state **ret, stru
 int np_dev_check(const struct np_dev *d, const char *path, const struct np_topology *topo,
 		 struct np_error *err);
 
-/* "EBUSY", "Device or resource busy" (strerror's text) or "16" -> 16; 0 if unknown. */
-int np_errno_parse(const char *s);
-/* "EBUSY" for 16 (or -16); NULL if unknown. */
-const char *np_errno_name(int code);
+/* Dense machine-wide core numbers and SMT thread numbers, as discovery
+ * assigns them (in CPU order, among online CPUs), for the CPUs whose
+ * given[c] is false.  -ENOMEM or 0. */
+int np_topology_derive_cores(struct np_topology *t, const bool *given);
 
 #endif

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * np_state to JSON (schema: netpolicy-model(5)).  Output keeps a fixed key
+ * order (json-c keeps insertion order) so golden files and diffs stay stable.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_util.h"
+
+#define MASKBUF 8192	/* the longest cpulist of NP_CPUS_MAX CPUs ("0,2,4,...") */
+
+/* Memory can run out anywhere in a tree of a few thousand nodes: remember
+ * it once instead of checking every call. */
+struct jw {
+	bool oom;
+};
+
+static struct json_object *chk(struct jw *w, struct json_object *v)
+{
+	if (!v)
+		w->oom = true;
+	return v;
+}
+
+static void put(struct jw *w, struct json_object *o, const char *key, struct json_object *v)
+{
+	if (!v || !o || json_object_object_add(o, key, v) < 0) {
+		json_object_put(v);
+		w->oom = true;
+	}
+}
+
+static void put_null(struct jw *w, struct json_object *o, const char *key)
+{
+	if (!o || json_object_object_add(o, key, NULL) < 0)
+		w->oom = true;
+}
+
+static void put_int(struct jw *w, struct json_object *o, const char *key, int64_t v)
+{
+	put(w, o, key, json_object_new_int64(v));
+}
+
+static void put_u64(struct jw *w, struct json_object *o, const char *key, uint64_t v)
+{
+#if JSON_C_VERSION_NUM >= ((0 << 16) | (14 << 8))
+	put(w, o, key, json_object_new_uint64(v));
+#else
+	put(w, o, key, json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v));
+#endif
+}
+
+static void put_bool(struct jw *w, struct json_object *o, const char *key, bool v)
+{
+	put(w, o, key, json_object_new_boolean(v));
+}
+
+static void put_str(struct jw *w, struct json_object *o, const char *key, const char *v)
+{
+	put(w, o, key, json_object_new_string(v));
+}
+
+static void push(struct jw *w, struct json_object *arr, struct json_object *v)
+{
+	if (!v || !arr || json_object_array_add(arr, v) < 0) {
+		json_object_put(v);
+		w->oom = true;
+	}
+}
+
+static const char *errtext(int e)
+{
+	return strerror(e < 0 ? -e : e);
+}
+
+/* A per-file reading that failed: "key": null, "key_error": "..." */
+static void put_file_err(struct jw *w, struct json_object *o, const char *key, int e)
+{
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s_error", key);
+	put_null(w, o, key);
+	put_str(w, o, k, errtext(e));
+}
+
+static void put_mask(struct jw *w, struct json_object *o, const char *key,
+		     const struct np_cpumask *m)
+{
+	put(w, o, key, np_cpumask_to_json_str(m));
+}
+
+struct json_object *np_cpumask_to_json_str(const struct np_cpumask *m)
+{
+	char buf[MASKBUF];
+
+	if (np_cpumask_format_list(m, buf, sizeof(buf)) < 0)
+		return NULL;
+	return json_object_new_string(buf);
+}
+
+/* {"supported":true, ...} or {"supported":false,"error":"...","errno":95} */
+static struct json_object *knob_new(struct jw *w, int e)
+{
+	struct json_object *o = chk(w, json_object_new_object());
+
+	put_bool(w, o, "supported", !e);
+	if (e) {
+		put_str(w, o, "error", errtext(e));
+		put_int(w, o, "errno", e < 0 ? -e : e);
+	}
+	return o;
+}
+
+static void put_u32_fields(struct jw *w, struct json_object *o, const void *base,
+			   const struct np_u32field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		put_int(w, o, f[i].key, *np_u32at((void *)base, &f[i]));
+}
+
+static const char *duplex_name(uint8_t d)
+{
+	return d == NP_DUPLEX_FULL ? "full" : d == NP_DUPLEX_HALF ? "half" : "unknown";
+}
+
+static const char *hfunc_name(uint32_t h)
+{
+	switch (h) {
+	case NP_RSS_HASH_TOP:
+		return "toeplitz";
+	case NP_RSS_HASH_XOR:
+		return "xor";
+	case NP_RSS_HASH_CRC32:
+		return "crc32";
+	default:
+		return "unknown";
+	}
+}
+
+
+static struct json_object *link_json(struct jw *w, const struct np_link *l)
+{
+	struct json_object *o = knob_new(w, l->err);
+
+	if (!l->err) {
+		put_int(w, o, "speed", l->speed);
+		put_str(w, o, "duplex", duplex_name(l->duplex));
+		put_bool(w, o, "carrier", l->carrier);
+	}
+	return o;
+}
+
+static struct json_object *coalesce_json(struct jw *w, const struct np_coalesce *c)
+{
+	struct json_object *o = knob_new(w, c->err), *f;
+
+	if (c->err)
+		return o;
+	f = chk(w, json_object_new_object());
+	for (int i = 0; i < NP_COAL__COUNT; i++) {
+		if (!(c->supported & (1u << i)))
+			continue;
+		if (np_coal_is_bool(i))
+			put_bool(w, f, np_coal_field_name(i), c->val[i]);
+		else
+			put_int(w, f, np_coal_field_name(i), c->val[i]);
+	}
+	put(w, o, "fields", f);
+	/* fields the driver reports but this device cannot change */
+	f = chk(w, json_object_new_array());
+	for (int i = 0; i < NP_COAL__COUNT; i++)
+		if (c->supported & c->fixed & (1u << i))
+			push(w, f, chk(w, json_object_new_string(np_coal_field_name(i))));
+	put(w, o, "fixed", f);
+	return o;
+}
+
+static struct json_object *features_json(struct jw *w, const struct np_features *fs)
+{
+	struct json_object *o = knob_new(w, fs->err), *list;
+
+	if (fs->err)
+		return o;
+	list = chk(w, json_object_new_object());
+	for (unsigned i = 0; i < fs->n; i++) {
+		struct json_object *f = chk(w, json_object_new_object());
+
+		put_bool(w, f, "active", fs->v[i].active);
+		put_bool(w, f, "wanted", fs->v[i].wanted);
+		put_bool(w, f, "fixed", fs->v[i].fixed);
+		put(w, list, fs->v[i].name, f);
+	}
+	put(w, o, "list", list);
+	return o;
+}
+
+static struct json_object *rss_json(struct jw *w, const struct np_rss *r)
+{
+	struct json_object *o = knob_new(w, r->err), *indir;
+	char *key;
+
+	if (r->err)
+		return o;
+	put_int(w, o, "indir_size", r->indir_size);
+	indir = chk(w, json_object_new_array());
+	for (uint32_t i = 0; i < r->indir_size; i++)
+		push(w, indir, json_object_new_int64(r->indir[i]));
+	put(w, o, "indir", indir);
+	key = malloc((size_t)r->key_size * 3 + 1);
+	if (key) {
+		size_t pos = 0;
+
+		key[0] = '\0';
+		for (uint32_t i = 0; i < r->key_size; i++)
+			pos += (size_t)sprintf(key + pos, i ? ":%02x" : "%02x", r->key[i]);
+		put_str(w, o, "key", key);
+		free(key);
+	} else {
+		w->oom = true;
+	}
+	put_str(w, o, "hfunc", hfunc_name(r->hfunc));
+	put_int(w, o, "rx_rings", r->rx_rings);
+	return o;
+}
+
+static struct json_object *queues_json(struct jw *w, const struct np_dev *d)
+{
+	struct json_object *o = chk(w, json_object_new_object());
+	struct json_object *rx = chk(w, json_object_new_array());
+	struct json_object *tx = chk(w, json_object_new_array());
+
+	for (unsigned i = 0; i < d->n_rxq; i++) {
+		const struct np_rxq *q = &d->rxq[i];
+		struct json_object *e = chk(w, json_object_new_object());
+
+		put_int(w, e, "queue", i);
+		if (q->rps_err)
+			put_file_err(w, e, "rps_cpus", q->rps_err);
+		else
+			put_mask(w, e, "rps_cpus", &q->rps_cpus);
+		if (q->flow_err)
+			put_file_err(w, e, "rps_flow_cnt", q->flow_err);
+		else
+			put_int(w, e, "rps_flow_cnt", q->rps_flow_cnt);
+		push(w, rx, e);
+	}
+	for (unsigned i = 0; i < d->n_txq; i++) {
+		const struct np_txq *q = &d->txq[i];
+		struct json_object *e = chk(w, json_object_new_object());
+
+		put_int(w, e, "queue", i);
+		if (q->xps_err)
+			put_file_err(w, e, "xps_cpus", q->xps_err);
+		else
+			put_mask(w, e, "xps_cpus", &q->xps_cpus);
+		if (q->xps_rxqs_err)
+			put_file_err(w, e, "xps_rxqs", q->xps_rxqs_err);
+		else
+			put_mask(w, e, "xps_rxqs", &q->xps_rxqs);
+		push(w, tx, e);
+	}
+	put(w, o, "rx", rx);
+	put(w, o, "tx", tx);
+	return o;
+}
+
+static struct json_object *irqs_json(struct jw *w, const struct np_dev *d)
+{
+	struct json_object *arr = chk(w, json_object_new_array());
+
+	for (unsigned i = 0; i < d->n_irq; i++) {
+		const struct np_irq *q = &d->irq[i];
+		struct json_object *e = chk(w, json_object_new_object());
+
+		put_int(w, e, "irq", q->irq);
+		put_str(w, e, "name", q->name);
+		put_str(w, e, "kind", (unsigned)q->kind < NP_IRQ_KINDS ?
+					      np_irq_kind_names[q->kind] : "other");
+		if (q->queue >= 0)
+			put_int(w, e, "queue", q->queue);
+		else
+			put_null(w, e, "queue");
+		if (q->err) {
+			put_file_err(w, e, "affinity", q->err);
+			put_null(w, e, "effective");
+		} else {
+			put_mask(w, e, "affinity", &q->affinity);
+			put_mask(w, e, "effective", &q->effective);
+		}
+		push(w, arr, e);
+	}
+	return arr;
+}
+
+static struct json_object *dev_json(struct jw *w, const struct np_dev *d)
+{
+	struct json_object *o = chk(w, json_object_new_object()), *k;
+
+	put_str(w, o, "ifname", d->ifname);
+	put_int(w, o, "ifindex", d->ifindex);
+	put_str(w, o, "driver", d->driver);
+	put_str(w, o, "bus_info", d->bus_info);
+	put_str(w, o, "operstate", d->operstate);
+	put_int(w, o, "mtu", d->mtu);
+	put_int(w, o, "num_tx_queues", d->num_tx_queues);
+	put_int(w, o, "num_rx_queues", d->num_rx_queues);
+	put_int(w, o, "numa_node", d->numa_node);
+	put_mask(w, o, "local_cpus", &d->local_cpus);
+	put(w, o, "link", link_json(w, &d->link));
+
+	k = knob_new(w, d->channels.err);
+	if (!d->channels.err)
+		put_u32_fields(w, k, &d->channels, np_channel_fields, NP_U32FIELDS);
+	put(w, o, "channels", k);
+
+	k = knob_new(w, d->rings.err);
+	if (!d->rings.err)
+		put_u32_fields(w, k, &d->rings, np_ring_fields, NP_U32FIELDS);
+	put(w, o, "rings", k);
+
+	put(w, o, "coalesce", coalesce_json(w, &d->coalesce));
+	put(w, o, "features", features_json(w, &d->features));
+	put(w, o, "rss", rss_json(w, &d->rss));
+
+	k = knob_new(w, d->napi.err);
+	if (!d->napi.err) {
+		put_int(w, k, "defer_hard_irqs", d->napi.defer_hard_irqs);
+		put_u64(w, k, "gro_flush_timeout", d->napi.gro_flush_timeout);
+	}
+	put(w, o, "napi", k);
+
+	put(w, o, "queues", queues_json(w, d));
+	put(w, o, "irqs", irqs_json(w, d));
+	return o;
+}
+
+static struct json_object *sysctl_json(struct jw *w, const struct np_sysctl *s)
+{
+	struct json_object *o = chk(w, json_object_new_object());
+
+	if (s->flow_entries_err)
+		put_file_err(w, o, "rps_sock_flow_entries", s->flow_entries_err);
+	else
+		put_int(w, o, "rps_sock_flow_entries", s->rps_sock_flow_entries);
+	if (s->busy_err) {
+		put_file_err(w, o, "busy_poll", s->busy_err);
+		put_file_err(w, o, "busy_read", s->busy_err);
+	} else {
+		put_int(w, o, "busy_poll", s->busy_poll);
+		put_int(w, o, "busy_read", s->busy_read);
+	}
+	return o;
+}
+
+static struct json_object *topology_json(struct jw *w, const struct np_topology *t)
+{
+	struct json_object *o = chk(w, json_object_new_object());
+	struct json_object *nodes = chk(w, json_object_new_array());
+	struct json_object *cpus = chk(w, json_object_new_array());
+
+	put_int(w, o, "nr_cpus", t->nr_cpus);
+	put_mask(w, o, "online", &t->online);
+	put_mask(w, o, "possible", &t->possible);
+	put_mask(w, o, "isolated", &t->isolated);
+	put_mask(w, o, "nohz_full", &t->nohz_full);
+	put_int(w, o, "cores", t->nr_cores);
+	put_int(w, o, "packages", t->nr_packages);
+	put_bool(w, o, "smt", t->smt);
+	for (unsigned n = 0; n < t->nr_nodes; n++) {
+		struct json_object *e = chk(w, json_object_new_object());
+
+		put_int(w, e, "node", n);
+		put_mask(w, e, "cpus", &t->node_cpus[n]);
+		push(w, nodes, e);
+	}
+	put(w, o, "nodes", nodes);
+	for (unsigned c = 0; c < t->nr_cpus; c++) {
+		const struct np_cpu *cpu = &t->cpus[c];
+		struct json_object *e = chk(w, json_object_new_object());
+
+		put_int(w, e, "cpu", c);
+		put_int(w, e, "core_id", cpu->core_id);
+		put_int(w, e, "package", cpu->package_id);
+		put_int(w, e, "node", cpu->node);
+		put_bool(w, e, "online", cpu->online);
+		put_int(w, e, "core", cpu->core);
+		put_int(w, e, "thread", cpu->thread);
+		push(w, cpus, e);
+	}
+	put(w, o, "cpus", cpus);
+	return o;
+}
+
+/* Each public writer: the whole tree, or NULL and nothing leaked. */
+#define WRITER(name, type, fn)						\
+	struct json_object *name(const type *x)				\
+	{								\
+		struct jw w = { false };				\
+		struct json_object *o = fn(&w, x);			\
+									\
+		if (w.oom) {						\
+			json_object_put(o);				\
+			return NULL;					\
+		}							\
+		return o;						\
+	}
+
+WRITER(np_topology_to_json, struct np_topology, topology_json)
+WRITER(np_sysctl_to_json, struct np_sysctl, sysctl_json)
+WRITER(np_dev_to_json, struct np_dev, dev_json)
+
+int np_state_to_json(const struct np_state *st, struct json_object **ret)
+{
+	struct jw w = { false };
+	struct json_object *o;
+
+	if (!st || !ret)
+		return -EINVAL;
+	o = dev_json(&w, &st->dev);
+	put(&w, o, "sysctl", sysctl_json(&w, &st->sys));
+	put(&w, o, "topology", topology_json(&w, &st->topo));
+	if (w.oom) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	*ret = o;
+	return 0;
+}
