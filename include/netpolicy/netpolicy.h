@@ -203,6 +203,46 @@ NP_EXPORT int np_config_find(const struct np_config *cfg, const char *ifname, si
 /* {"path": ..., "devices": [{"ifname", "policy", "cpus" (or null), "line"}]} */
 NP_EXPORT int np_config_to_json(const struct np_config *cfg, struct json_object **ret);
 
+/* --- traffic classes (the mixed policy) ------------------------------------- */
+
+/*
+ * The classes a mixed device serves side by side (netpolicy-flows(7)): each
+ * gets its own queues, CPUs, RSS context and coalescing; flows are steered
+ * to it by ntuple rules, tasks run on its CPUs, sockets opt in with
+ * np_socket_set_class().
+ */
+enum np_class {
+	NP_CLASS_LATENCY = 0,
+	NP_CLASS_THROUGHPUT,
+	NP_CLASS_CPU,
+	NP_CLASS__COUNT
+};
+
+/* "latency", "throughput", "cpu"; NULL for a value out of range. */
+NP_EXPORT const char *np_class_name(enum np_class cls);
+/* -EINVAL (NP_PHASE_INPUT) for an unknown name. */
+NP_EXPORT int np_class_from_name(const char *name, enum np_class *ret, struct np_error *err);
+
+/* The socket options a class implies (values and their sources: see
+ * np_socket_set_class and netpolicy-flows(7)). */
+struct np_socket_opts {
+	int busy_poll_usecs;	/* SO_BUSY_POLL: 0 = no busy polling */
+	int prefer_busy_poll;	/* SO_PREFER_BUSY_POLL: 0 or 1 */
+	int busy_poll_budget;	/* SO_BUSY_POLL_BUDGET: 0 = the kernel's default (8) */
+	int priority;		/* SO_PRIORITY: 0..6 need no privilege */
+};
+NP_EXPORT int np_class_socket_opts(enum np_class cls, struct np_socket_opts *ret);
+
+/*
+ * Put one socket into a class: sets SO_BUSY_POLL, SO_PREFER_BUSY_POLL,
+ * SO_BUSY_POLL_BUDGET and SO_PRIORITY to the class's values (a socket moved
+ * from latency to throughput gets its busy polling switched off again).
+ * Raising busy polling needs CAP_NET_ADMIN (net/core/sock.c): -EPERM
+ * without it, with the option named in err->msg.  Options are set in the
+ * order above; on failure the ones before it stay set.
+ */
+NP_EXPORT int np_socket_set_class(int fd, enum np_class cls, struct np_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,12 @@
 /* ETHTOOL_MSG_* (userspace to kernel) */
 #define NP_ETHTOOL_MSG_RSS_GET 38 /* 6.2 */
 #define NP_ETHTOOL_MSG_RSS_SET 48 /* 6.17 */
+#define NP_ETHTOOL_MSG_RSS_CREATE_ACT 49 /* 6.17 */
+#define NP_ETHTOOL_MSG_RSS_DELETE_ACT 50 /* 6.17 */
+
+/* ETHTOOL_MSG_*_REPLY (kernel to userspace) */
+#define NP_ETHTOOL_MSG_RSS_GET_REPLY 38		/* 6.2 */
+#define NP_ETHTOOL_MSG_RSS_CREATE_ACT_REPLY 51	/* 6.17 */
 
 /* ETHTOOL_A_RSS_* */
 #define NP_ETHTOOL_A_RSS_HEADER 1
