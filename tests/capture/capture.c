@@ -21,7 +21,9 @@
  * Only the payload the kernel would read is logged: the rxnfc struct, or
  * the rxfh header with the table and key that follow it in a set.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -48,7 +48,10 @@ static struct nlmsghdr *start(void *buf, size_t need, uint16_t family, uint8_t c
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->cmd = cmd;
 	g->version = ETHTOOL_GENL_VERSION;
-	nest = mnl_attr_nest_start(nlh, NP_ETHTOOL_A_RSS_HEADER);
+	/* NLA_F_NESTED (libmnl's nest_start adds it too): the newer ops
+	 * validate strictly and refuse a nest without it (lib/nlattr.c,
+	 * NL_VALIDATE_NESTED). */
+	nest = mnl_attr_nest_start(nlh, NP_ETHTOOL_A_RSS_HEADER | NLA_F_NESTED);
 	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
