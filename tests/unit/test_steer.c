@@ -14,7 +14,7 @@
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 
-#include "backend/ethnl_compat.h"
+#include "backend/ethnl/compat.h"
 #include "backend/np_steer.h"
 #include "np_flow.h"
 #include "tap.h"
