@@ -100,20 +100,28 @@ static void log_to_stderr(void *userdata, enum np_log_level level, const char *m
 		fprintf(stderr, "netpolicy: %s\n", msg);
 }
 
-/* After each step written: say it with --verbose; and a test hook,
- * NETPOLICY_TEST_STOP_AFTER_STEP=K, stops the process (SIGSTOP) after step K
- * so tests can kill it mid-apply or race it. */
+/* After each step written: say it with --verbose.  The test build
+ * (tests/netpolicy-test, -DNP_TEST_HOOKS) also honours
+ * NETPOLICY_TEST_STOP_AFTER_STEP=K: it stops itself (SIGSTOP) after step K so
+ * tests can kill it mid-apply or race it.  The installed binary has no such
+ * hook: an environment variable must not be able to freeze a system tool. */
 static void on_step(void *userdata, unsigned step, const char *knob, const char *what)
 {
 	const struct cli *c = userdata;
-	const char *k = getenv("NETPOLICY_TEST_STOP_AFTER_STEP");
 
 	if (c->verbose)
 		fprintf(stderr, "netpolicy: %s: step %u: %s %s\n", c->device, step, knob, what);
-	if (k && (unsigned)atoi(k) == step) {
-		fprintf(stderr, "netpolicy: test hook: stopped after step %u (%s %s)\n", step, knob, what);
-		raise(SIGSTOP);
+#ifdef NP_TEST_HOOKS
+	{
+		const char *k = getenv("NETPOLICY_TEST_STOP_AFTER_STEP");
+
+		if (k && (unsigned)atoi(k) == step) {
+			fprintf(stderr, "netpolicy: test hook: stopped after step %u (%s %s)\n",
+				step, knob, what);
+			raise(SIGSTOP);
+		}
 	}
+#endif
 }
 
 static const struct command *find_command(const char *name)

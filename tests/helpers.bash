@@ -1,5 +1,7 @@
 # Shared by every bats file: where things are, temp dirs, namespaces.
 NETPOLICY=${NETPOLICY:-$NP_BUILDDIR/netpolicy/netpolicy}
+# the same CLI built with test hooks (make check builds it; never installed)
+NETPOLICY_TEST_BIN=${NETPOLICY_TEST_BIN:-$NP_BUILDDIR/tests/netpolicy-test}
 NP_SRCDIR=${NP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 FIXTURES=$NP_SRCDIR/tests/fixtures
 

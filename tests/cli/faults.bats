@@ -128,11 +128,31 @@ run_faults() {	# run_faults MODEL: every policy, every step, mode fail
 	np_model virtio-4q
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	before=$(state_of "$dev")
-	NETPOLICY_TEST_STOP_AFTER_STEP=2 "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" \
+	NETPOLICY_TEST_STOP_AFTER_STEP=2 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" \
 		"$dev" set latency 2>/dev/null &
 	pid=$!
 	wait_stopped "$pid"
 	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
 	[ "$(state_of "$dev")" = "$before" ]	# show itself rolled it back
 	[ ! -e "$STATE_DIR/$dev.journal" ]
+}
+
+@test "the installed binary has no test hook: NETPOLICY_TEST_STOP_AFTER_STEP is ignored" {
+	np_model virtio-4q
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	NETPOLICY_TEST_STOP_AFTER_STEP=0 "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" \
+		"$dev" set latency >/dev/null 2>&1 &
+	pid=$!
+	for ((i = 0; i < 50; i++)); do	# it finishes; the hooked build would stop itself
+		[ "$(awk '{print $3}' /proc/"$pid"/stat 2>/dev/null)" = T ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	stopped=$(awk '{print $3}' /proc/"$pid"/stat 2>/dev/null || true)
+	[ "$stopped" = T ] && kill -9 "$pid"
+	st=0; wait "$pid" || st=$?
+	[ "$stopped" != T ]
+	[ "$st" -eq 0 ]
+	! grep -q NETPOLICY_TEST_STOP_AFTER_STEP "$NETPOLICY"
+	grep -q NETPOLICY_TEST_STOP_AFTER_STEP "$NETPOLICY_TEST_BIN"	# the test build keeps it
 }

@@ -211,7 +211,7 @@ teardown() { np_cleanup_tmp; }
 }
 
 @test "a device whose earlier apply was interrupted is recovered first" {
-	NETPOLICY_TEST_STOP_AFTER_STEP=1 "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" \
+	NETPOLICY_TEST_STOP_AFTER_STEP=1 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" \
 		enp3s0f0 set cpu >/dev/null 2>&1 &
 	pid=$!
 	wait_stopped "$pid"

@@ -90,7 +90,7 @@ teardown() {
 	n=$(jq .n_steps <<<"$output")
 	[ "$n" -ge 3 ]
 	for ((k = 0; k < n; k++)); do
-		NETPOLICY_TEST_STOP_AFTER_STEP=$k ip netns exec "$NS" "$NETPOLICY" \
+		NETPOLICY_TEST_STOP_AFTER_STEP=$k ip netns exec "$NS" "$NETPOLICY_TEST_BIN" \
 			--state-dir "$STATE_DIR" v0 set throughput 2>/dev/null &
 		PID=$!
 		wait_stopped "$PID"
@@ -106,7 +106,7 @@ teardown() {
 }
 
 @test "two sets at once: the second waits for the first, no mixed state" {
-	NETPOLICY_TEST_STOP_AFTER_STEP=0 ip netns exec "$NS" "$NETPOLICY" \
+	NETPOLICY_TEST_STOP_AFTER_STEP=0 ip netns exec "$NS" "$NETPOLICY_TEST_BIN" \
 		--state-dir "$STATE_DIR" v0 set throughput 2>/dev/null &
 	PID=$!
 	wait_stopped "$PID"
@@ -122,7 +122,7 @@ teardown() {
 }
 
 @test "the device deleted mid-apply: a clear error, exit 1, no journal left" {
-	NETPOLICY_TEST_STOP_AFTER_STEP=0 ip netns exec "$NS" "$NETPOLICY" \
+	NETPOLICY_TEST_STOP_AFTER_STEP=0 ip netns exec "$NS" "$NETPOLICY_TEST_BIN" \
 		--state-dir "$STATE_DIR" v0 set throughput >"$NP_TMP/out" 2>&1 &
 	PID=$!
 	wait_stopped "$PID"
