@@ -52,6 +52,7 @@ struct np_note {
 struct np_plan {
 	const struct np_policy *policy;	/* NULL for a rollback plan */
 	char cpus[256];			/* the --cpus it was planned with, "" for the default */
+	char drop[128];			/* knobs left as they are (np_plan_opts.drop), "" none */
 	struct np_state *target;
 	struct np_step *steps;
 	size_t n_steps, cap_steps;
@@ -68,6 +69,15 @@ extern const struct np_knob np_knob_features, np_knob_rss_early, np_knob_channel
 /* The knobs in apply order; NULL-terminated. */
 extern const struct np_knob *const np_knobs[];
 const struct np_knob *np_knob_lookup(const char *name);
+/* Whether `name` is an item of the comma-separated `list` (NULL: none). */
+bool np_knob_listed(const char *list, const char *name);
+/* Append `name` to the comma-separated list in buf; -ENOSPC when full. */
+int np_knob_list_add(char *buf, size_t len, const char *name);
+
+/* keep.c: put back into plan->target, from `st`, every knob named in `drop`
+ * (comma-separated), with a note for each: the plan leaves them alone.
+ * Channels are the planner's (the queue count shapes the rest). */
+void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop);
 
 /* Building plans (all -ENOMEM on failure). */
 int np_plan_new(struct np_plan **ret);

@@ -28,6 +28,10 @@ struct np_coal_value {
 struct np_policy {
 	const char *name;
 	const char *summary;
+	/* Knobs the policy cannot do without, comma-separated: a driver that
+	 * refuses one fails the apply (rolled back); any other knob the driver
+	 * refuses is left out with a note (not with NP_APPLY_STRICT). */
+	const char *core;
 	enum np_chan_rule channels;
 	enum np_ring_rule rings;
 	bool adaptive;				/* adaptive moderation on where the driver has it */

@@ -26,6 +26,7 @@ struct cli {
 	int argc;		/* words after the command */
 	char **argv;
 	bool json, verbose, quiet, dry_run, force;
+	bool strict;		/* NP_APPLY_STRICT */
 	const char *cpus;
 	const char *config;
 	int confirm;		/* seconds, 0 = none */

@@ -31,6 +31,20 @@ void cli_emit_json(struct cli *c, struct json_object *obj)
 		cli_print_json(obj);
 }
 
+static struct json_object *dropped_json(const struct np_apply_result *res)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (unsigned i = 0; i < res->n_dropped; i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "knob", json_object_new_string(res->dropped[i].knob));
+		json_object_object_add(o, "reason", json_object_new_string(res->dropped[i].reason));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		     const struct np_apply_result *res, const struct np_error *err)
 {
@@ -75,6 +89,7 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		json_object_object_add(plan_json, "rolled_back", json_object_new_boolean(res->rolled_back));
 		if (res->notes[0])
 			json_object_object_add(plan_json, "rounded", json_object_new_string(res->notes));
+		json_object_object_add(plan_json, "dropped", dropped_json(res));
 		if (r < 0) {
 			char buf[600];
 
@@ -90,6 +105,11 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		if (res->notes[0])
 			printf("note: %s\n", res->notes);
 	}
+	/* what the driver refused and the apply left out: said even with
+	 * --quiet, since the device is not quite at the policy */
+	for (unsigned i = 0; !c->json && i < res->n_dropped; i++)
+		fprintf(r >= 0 ? stdout : stderr, "%s: dropped %s (the driver refused it: %s)\n",
+			c->device, res->dropped[i].knob, res->dropped[i].reason);
 	return rc;
 }
 
@@ -113,7 +133,8 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 	int r, rc;
 
 	np_error_clear(&err);
-	r = np_apply_policy(c->ctx, c->device, policy, opts, c->confirm ? NP_APPLY_TENTATIVE : 0,
+	r = np_apply_policy(c->ctx, c->device, policy, opts,
+			    (c->confirm ? NP_APPLY_TENTATIVE : 0) | (c->strict ? NP_APPLY_STRICT : 0),
 			    &plan, &res, &err);
 	if (!plan) {	/* failed before there was a plan: nothing was touched */
 		char buf[600];

@@ -32,6 +32,9 @@ int cmd_policies(struct cli *c)
 		json_object_object_get_ex(p, "sets", &sets);
 		json_object_object_foreach(sets, knob, why)
 			printf("  %-13s %s\n", knob, json_object_get_string(why));
+		json_object_object_get_ex(p, "core", &v);
+		printf("  %-13s %s (a driver refusing one of these fails the apply; any other "
+		       "refused knob is left out and reported)\n", "core", json_object_get_string(v));
 	}
 	json_object_put(arr);
 	return NP_EXIT_OK;

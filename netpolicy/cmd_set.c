@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* netpolicy DEVICE set POLICY: plan, then apply (or only print with --dry-run);
  * plan does the same for each configured device. */
+#include <string.h>
+
 #include "cli.h"
 
 int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cpus)
@@ -71,11 +73,11 @@ int cmd_check(struct cli *c)
 	if (c->argc > 1)
 		return cli_usage_error("check: unexpected argument '%s'", c->argv[1]);
 	np_error_clear(&err);
+	if (np_active_policy(c->ctx, c->device, &active, &err) < 0)
+		return cli_fail(c, &err);
 	if (c->argc == 1) {
 		name = c->argv[0];
 	} else {
-		if (np_active_policy(c->ctx, c->device, &active, &err) < 0)
-			return cli_fail(c, &err);
 		if (!active.policy[0]) {
 			fprintf(stderr, "netpolicy: %s: no policy applied by netpolicy; name one: "
 				"'netpolicy %s check POLICY'\n", c->device, c->device);
@@ -85,6 +87,11 @@ int cmd_check(struct cli *c)
 		if (!opts.cpus && active.cpus[0])
 			opts.cpus = active.cpus;
 	}
+	/* What the driver refused when this policy was applied was left out
+	 * on purpose: not drift. */
+	if (active.drop[0] && !strcmp(name, active.policy) &&
+	    !strcmp(opts.cpus ? opts.cpus : "", active.cpus))
+		opts.drop = active.drop;
 	if (np_policy_lookup(name, &policy, &err) < 0)
 		return cli_fail(c, &err);
 	if (cli_recover(c) != NP_EXIT_OK)

@@ -20,12 +20,12 @@ struct command {
 
 static const struct command commands[] = {
 	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)", false },
-	{ "set", true, cmd_set, "dry-run cpus confirm", "plan POLICY for DEVICE and apply it atomically", false },
+	{ "set", true, cmd_set, "dry-run cpus confirm strict", "plan POLICY for DEVICE and apply it atomically", false },
 	{ "reset", true, cmd_reset, "dry-run", "return DEVICE to its state before netpolicy changed it", false },
 	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply", false },
 	{ "__revert", true, cmd_revert, "", "the --confirm watchdog", true },
 	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false },
-	{ "plan", false, cmd_plan, "dry-run config", "bring every configured device to its policy", false },
+	{ "plan", false, cmd_plan, "dry-run config strict", "bring every configured device to its policy", false },
 	{ "policies", false, cmd_policies, "", "what each policy sets and why", false },
 };
 
@@ -49,6 +49,8 @@ static void usage(FILE *out)
 		"  -n, --dry-run        set, reset, plan: print the plan, change nothing\n"
 		"      --cpus LIST      set: CPUs the policy may use (default: online, not isolated)\n"
 		"      --confirm SECS   set: roll back after SECS unless 'DEVICE confirm' comes first\n"
+		"      --strict         set, plan: all or nothing (a knob the driver refuses fails the\n"
+		"                       apply even when the policy could do without it)\n"
 		"      --config FILE    plan: the devices and their policies (default " NP_CONFIG_PATH ")\n"
 		"  -h, --help           this text\n"
 		"      --version        print the version\n"
@@ -132,7 +134,8 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-enum { OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG };
+enum { OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
+       OPT_STRICT };
 
 /* Options that belong to some commands only: refuse them elsewhere rather
  * than ignore them (a script's typo must not pass silently). */
@@ -143,6 +146,7 @@ static int check_options(const struct command *cmd, const struct cli *c)
 		{ "cpus", c->cpus != NULL },
 		{ "confirm", c->confirm != 0 },
 		{ "config", c->config != NULL },
+		{ "strict", c->strict },
 	};
 
 	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
@@ -171,6 +175,7 @@ int main(int argc, char **argv)
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "confirm", required_argument, NULL, OPT_CONFIRM },
 		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{}
 	};
 	const char *state_dir = NULL, *model = NULL, *root = NULL;
@@ -192,6 +197,7 @@ int main(int argc, char **argv)
 		case 'n': c.dry_run = true; break;
 		case OPT_CPUS: c.cpus = optarg; break;
 		case OPT_CONFIG: c.config = optarg; break;
+		case OPT_STRICT: c.strict = true; break;
 		case OPT_CONFIRM: {
 			char *end;
 			long v = strtol(optarg, &end, 10);

@@ -94,6 +94,9 @@ NP_EXPORT int np_policies_to_json(struct json_object **ret);
 struct np_plan_opts {
 	const char *cpus;	/* cpulist the policy may use ("0-7,16"), or NULL */
 	unsigned flags;		/* reserved, 0 */
+	/* Knobs the plan leaves as they are, comma-separated ("coalesce,rings"):
+	 * refinements the driver refused (np_apply_result.dropped), or NULL. */
+	const char *drop;
 };
 
 /* Pure: no I/O.  The plan holds the target state and the ordered steps. */
@@ -106,6 +109,8 @@ NP_EXPORT int np_plan_to_json(const struct np_plan *plan, struct json_object **r
 
 /* --- apply, reset, recovery ------------------------------------------------ */
 
+#define NP_DROPPED_MAX 8
+
 struct np_apply_result {
 	bool changed;			/* the device was changed (and kept so) */
 	unsigned n_writes;		/* state-changing kernel calls made, rollback included */
@@ -115,6 +120,13 @@ struct np_apply_result {
 	bool recovered;			/* an interrupted earlier apply was rolled back first */
 	bool vanished;			/* the device disappeared: nothing left to roll back */
 	char notes[512];		/* values the driver rounded, "; "-separated */
+	/* Refinements the driver refused and the apply left out (not with
+	 * NP_APPLY_STRICT): the knob and the kernel's reason. */
+	unsigned n_dropped;
+	struct np_dropped {
+		char knob[16];
+		char reason[240];
+	} dropped[NP_DROPPED_MAX];
 	unsigned long long token;	/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
 };
 
@@ -122,6 +134,9 @@ enum np_apply_flags {
 	/* Keep what is needed to undo this apply until np_confirm(); a revert
 	 * with the returned token undoes it (netplan try, commit confirmed). */
 	NP_APPLY_TENTATIVE = 1u << 0,
+	/* All or nothing: a knob the driver refuses rolls everything back, even
+	 * one the policy could do without. */
+	NP_APPLY_STRICT = 1u << 1,
 };
 
 /* Called after each step that wrote to the device (progress, test hooks). */
@@ -169,6 +184,7 @@ NP_EXPORT int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsign
 struct np_active {
 	char policy[32];
 	char cpus[256];		/* the --cpus it was planned with, "" for the default */
+	char drop[128];		/* knobs the driver refused, left out (np_plan_opts.drop) */
 };
 NP_EXPORT int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
 			       struct np_error *err);

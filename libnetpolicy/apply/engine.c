@@ -20,6 +20,7 @@
 #include "np_journal.h"
 #include "np_serialize.h"
 #include "np_policy.h"
+#include "np_refuse.h"
 
 struct engine {
 	struct np_ctx *ctx;
@@ -30,6 +31,8 @@ struct engine {
 	unsigned step;			/* steps written so far in this run */
 	const struct np_policy *policy;	/* apply: plan again after queues reopened */
 	const char *cpus;
+	char drop[128];			/* apply: knobs left out (np_plan_opts.drop) */
+	const char *failed_knob;	/* the knob of the step that failed */
 	bool reopened;			/* a step reopened queues */
 };
 
@@ -84,6 +87,7 @@ static int converge_knobs(struct engine *e, struct np_state **cur, const struct 
 			e->res->n_writes++;
 			r = knob->apply(e->be, *cur, goal, s, err);
 			if (r < 0) {
+				e->failed_knob = knob->name;
 				if (err) {
 					err->phase = phase;
 					err->step = (int)e->step;
@@ -263,7 +267,8 @@ static void rollback(struct engine *e, struct np_state **cur, const struct np_st
 static int replan(struct engine *e, struct np_state **cur, struct np_plan **ret,
 		  struct np_error *err)
 {
-	struct np_plan_opts opts = { .cpus = e->cpus && *e->cpus ? e->cpus : NULL };
+	struct np_plan_opts opts = { .cpus = e->cpus && *e->cpus ? e->cpus : NULL,
+				     .drop = e->drop };
 	struct np_plan *p = NULL;
 	int r;
 
@@ -448,7 +453,7 @@ static int tentative_save(int dirfd, const char *ifname, const struct np_state *
 			  struct np_apply_result *res, struct np_error *err)
 {
 	struct json_object *obj, *st;
-	char file[IFNAMSIZ + 16], prev[320] = "";
+	char file[IFNAMSIZ + 16], prev[460] = "";
 	unsigned long long token = 0;
 	int fd, r;
 
@@ -477,6 +482,40 @@ static int tentative_save(int dirfd, const char *ifname, const struct np_state *
 	return r;
 }
 
+/* Converge to the plan; when the driver refuses a knob the policy can do
+ * without (refuse.c), plan again from the device, rolled back, without it
+ * and converge to that, until it applies or the failure stands. */
+static int run_plan(struct engine *e, int dirfd, struct np_state **cur,
+		    const struct np_plan *plan, unsigned flags, struct np_error *err)
+{
+	const char *what = plan->policy ? plan->policy->name : "plan";
+	struct np_plan *again = NULL;
+	int r;
+
+	e->policy = plan->policy;
+	e->cpus = plan->cpus;
+	snprintf(e->drop, sizeof(e->drop), "%s", plan->drop);
+	r = run(e, dirfd, cur, plan->target, what, err);
+	while (r < 0 && np_refusal_drop(e->policy, flags, e->failed_knob, e->res, e->drop,
+					sizeof(e->drop), err)) {
+		struct np_plan_opts opts = { .cpus = *e->cpus ? e->cpus : NULL, .drop = e->drop };
+
+		np_log(e->ctx, NP_LOG_INFO, "%s: %s: %s; applying the policy without it", e->ifname,
+		       e->failed_knob, e->res->dropped[e->res->n_dropped - 1].reason);
+		np_plan_free(again);
+		again = NULL;
+		e->reopened = false;
+		e->failed_knob = NULL;
+		r = rediscover(e, cur, NP_PHASE_APPLY, err);
+		if (r >= 0)
+			r = np_plan_compute(e->ctx, e->policy, &opts, *cur, &again, err);
+		if (r >= 0)
+			r = run(e, dirfd, cur, again->target, what, err);
+	}
+	np_plan_free(again);
+	return r;
+}
+
 /* With the lock held and `cur` freshly read: apply `plan` (or nothing when
  * the device is already at its target). */
 static int apply_locked(struct engine *e, int dirfd, struct np_state **cur,
@@ -489,6 +528,7 @@ static int apply_locked(struct engine *e, int dirfd, struct np_state **cur,
 
 	if (remaining(*cur, plan->target, &left) < 0)
 		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	snprintf(e->drop, sizeof(e->drop), "%s", plan->drop);
 	if (!left.n_steps) {
 		steps_free(&left);
 		goto record;
@@ -509,9 +549,7 @@ static int apply_locked(struct engine *e, int dirfd, struct np_state **cur,
 		snprintf(file, sizeof(file), "%s.tentative", ifname);
 		np_file_remove(dirfd, file);
 	}
-	e->policy = plan->policy;
-	e->cpus = plan->cpus;
-	r = run(e, dirfd, cur, plan->target, plan->policy ? plan->policy->name : "plan", err);
+	r = run_plan(e, dirfd, cur, plan, flags, err);
 	if (r < 0) {
 		if (flags & NP_APPLY_TENTATIVE) {
 			snprintf(file, sizeof(file), "%s.tentative", ifname);
@@ -521,10 +559,13 @@ static int apply_locked(struct engine *e, int dirfd, struct np_state **cur,
 	}
 record:
 	if (plan->policy) {
-		char text[sizeof(plan->cpus) + 40];
+		char text[sizeof(plan->cpus) + sizeof(e->drop) + 40];
 
-		/* Only when it differs: a no-op set writes nothing anywhere. */
-		snprintf(text, sizeof(text), "%s\n%s\n", plan->policy->name, plan->cpus);
+		/* Only when it differs: a no-op set writes nothing anywhere.
+		 * A third line lists the knobs the driver refused, which
+		 * `check` and the next `set` leave out too. */
+		snprintf(text, sizeof(text), "%s\n%s\n%s%s", plan->policy->name, plan->cpus, e->drop,
+			 e->drop[0] ? "\n" : "");
 		snprintf(file, sizeof(file), "%s.policy", ifname);
 		if (!same_file_text(dirfd, file, text))
 			r = np_text_save(dirfd, file, text, err);
@@ -553,10 +594,37 @@ int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 	return r;
 }
 
+struct np_plan_opts_buf {
+	struct np_plan_opts opts;
+	struct np_active active;
+};
+
+/* Setting the policy that is applied, with the same CPUs, leaves out what
+ * the driver refused last time: a second `set` writes nothing.  A reset,
+ * another policy or --strict tries every knob again. */
+static const struct np_plan_opts *with_recorded_drops(struct np_ctx *ctx, const char *ifname,
+						      const struct np_policy *policy,
+						      const struct np_plan_opts *opts,
+						      unsigned flags, struct np_plan_opts_buf *buf)
+{
+	static const struct np_plan_opts none;
+	struct np_active *a = &buf->active;
+	const char *cpus = opts && opts->cpus ? opts->cpus : "";
+
+	if ((flags & NP_APPLY_STRICT) || (opts && opts->drop) ||
+	    np_active_policy(ctx, ifname, a, NULL) < 0 || !a->drop[0] ||
+	    strcmp(a->policy, policy->name) || strcmp(a->cpus, cpus))
+		return opts;
+	buf->opts = opts ? *opts : none;
+	buf->opts.drop = a->drop;
+	return &buf->opts;
+}
+
 int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_policy *policy,
 		    const struct np_plan_opts *opts, unsigned flags, struct np_plan **ret_plan,
 		    struct np_apply_result *res, struct np_error *err)
 {
+	struct np_plan_opts_buf o;
 	struct np_state *cur = NULL;
 	struct np_plan *plan = NULL;
 	struct engine e;
@@ -570,7 +638,8 @@ int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_poli
 	if (r >= 0)
 		r = rediscover(&e, &cur, NP_PHASE_DISCOVER, err);
 	if (r >= 0)
-		r = np_plan_compute(ctx, policy, opts, cur, &plan, err);
+		r = np_plan_compute(ctx, policy, with_recorded_drops(ctx, ifname, policy, opts, flags,
+								     &o), cur, &plan, err);
 	if (r >= 0)
 		r = apply_locked(&e, dirfd, &cur, plan, flags, err);
 	np_state_free(cur);
@@ -759,7 +828,7 @@ out:
 int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
 		     struct np_error *err)
 {
-	char file[IFNAMSIZ + 16], text[320], *nl;
+	char file[IFNAMSIZ + 16], text[460], *nl, *drop;
 	int dirfd, r;
 
 	memset(ret, 0, sizeof(*ret));
@@ -778,10 +847,16 @@ int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active *r
 	nl = strchr(text, '\n');
 	if (nl)
 		*nl++ = '\0';
-	if (strlen(text) >= sizeof(ret->policy) || (nl && strlen(nl) >= sizeof(ret->cpus)))
+	drop = nl ? strchr(nl, '\n') : NULL;
+	if (drop)
+		*drop++ = '\0';
+	if (strlen(text) >= sizeof(ret->policy) || (nl && strlen(nl) >= sizeof(ret->cpus)) ||
+	    (drop && strlen(drop) >= sizeof(ret->drop)))
 		return 0;	/* not ours: ignore rather than act on a truncated name */
 	memcpy(ret->policy, text, strlen(text) + 1);
 	if (nl)
 		memcpy(ret->cpus, nl, strlen(nl) + 1);
+	if (drop)
+		memcpy(ret->drop, drop, strlen(drop) + 1);
 	return 0;
 }

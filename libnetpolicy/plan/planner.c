@@ -141,17 +141,23 @@ static unsigned clamp_note(struct np_plan *plan, unsigned want, uint32_t max, co
 	return want;
 }
 
-static int plan_channels(const struct np_policy *p, const struct np_state *st,
-			 const struct np_cpu_order *o, struct np_plan *plan, unsigned *ret_nq)
+static int plan_channels(const struct np_policy *p, const struct np_plan_opts *opts,
+			 const struct np_state *st, const struct np_cpu_order *o,
+			 struct np_plan *plan, unsigned *ret_nq)
 {
 	struct np_dev *t = &plan->target->dev;
 	const struct np_channels *c = &st->dev.channels;
 	unsigned want = want_queues(p, st, o), nrx, ntx;
+	const char *why = NULL;
 	int r = 0;
 
-	if (c->err) {
+	if (c->err)
+		why = unsupported(c->err);
+	else if (opts && np_knob_listed(opts->drop, "channels"))
+		why = "refused (when this policy was applied) by";
+	if (why) {
 		np_plan_note(plan, "channels", "%s %s: keeping %u rx / %u tx queues",
-			     unsupported(c->err), st->dev.driver, st->dev.n_rxq, st->dev.n_txq);
+			     why, st->dev.driver, st->dev.n_rxq, st->dev.n_txq);
 		*ret_nq = st->dev.n_rxq;
 		return 0;
 	}
@@ -497,7 +503,7 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 		np_cpu_order_clear(&o);
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "no usable CPU in the topology");
 	}
-	r = plan_channels(p, st, &o, plan, &nq);
+	r = plan_channels(p, opts, st, &o, plan, &nq);
 	if (r < 0)
 		goto out;
 	plan_features(st, plan);
@@ -510,6 +516,8 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	if (r < 0)
 		goto out;
 	plan_rps(p, st, &o, nq, plan);
+	if (opts && opts->drop)
+		np_plan_keep(plan, st, opts->drop);
 out:
 	np_cpu_order_clear(&o);
 	if (r < 0)
@@ -540,6 +548,13 @@ int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
 			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "--cpus: list too long");
 		}
 		snprintf(plan->cpus, sizeof(plan->cpus), "%s", opts->cpus);
+	}
+	if (opts && opts->drop) {
+		if (strlen(opts->drop) >= sizeof(plan->drop)) {
+			np_plan_free(plan);
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "knobs to leave out: list too long");
+		}
+		snprintf(plan->drop, sizeof(plan->drop), "%s", opts->drop);
 	}
 	r = np_policy_plan(policy, opts, state, plan, err);
 	if (r < 0)

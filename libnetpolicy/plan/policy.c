@@ -40,6 +40,9 @@ static const struct np_coal_value throughput_coal[] = {
 static const struct np_policy policies[] = {
 	{
 		.name = "cpu",
+		/* packing the IRQs onto few cores is what saves the cycles;
+		 * fewer queues and moderation refine it */
+		.core = "irq-affinity",
 		.summary = "fewest CPU cycles and interrupts per byte: few queues, packed IRQs, heavy moderation",
 		.channels = NP_CHAN_LINK_SPEED,
 		.rings = NP_RING_MAX,
@@ -61,6 +64,9 @@ static const struct np_policy policies[] = {
 	},
 	{
 		.name = "latency",
+		/* a queue and an IRQ per core: no flow's interrupt waits
+		 * behind another's */
+		.core = "channels,irq-affinity",
 		.summary = "lowest per-packet latency: a queue per local core, interrupt at once, RFS to the consuming CPU, busy polling",
 		.channels = NP_CHAN_LOCAL_CORES,
 		.rings = NP_RING_KEEP,
@@ -84,6 +90,8 @@ static const struct np_policy policies[] = {
 	},
 	{
 		.name = "throughput",
+		/* parallel queues, each on its own core */
+		.core = "channels,irq-affinity",
 		.summary = "most bytes per second: a queue per local core, large rings, adaptive moderation, RFS",
 		.channels = NP_CHAN_LOCAL_CORES,
 		.rings = NP_RING_MAX,
@@ -155,6 +163,7 @@ int np_policies_to_json(struct json_object **ret)
 		json_object_object_add(why, "steering", json_object_new_string(p->why_steering));
 		json_object_object_add(why, "napi", json_object_new_string(p->why_napi));
 		json_object_object_add(o, "sets", why);
+		json_object_object_add(o, "core", json_object_new_string(p->core));
 		json_object_array_add(arr, o);
 	}
 	*ret = arr;

@@ -5,6 +5,8 @@
  * NAPI, then what channel and ring changes reset: IRQ affinity, XPS, RPS,
  * RFS; the global sysctls last.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "np_plan.h"
@@ -31,4 +33,31 @@ const struct np_knob *np_knob_lookup(const char *name)
 		if (!strcmp(np_knobs[i]->name, name))
 			return np_knobs[i];
 	return NULL;
+}
+
+bool np_knob_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+int np_knob_list_add(char *buf, size_t len, const char *name)
+{
+	size_t used = strlen(buf);
+
+	if (np_knob_listed(buf, name))
+		return 0;
+	if (used + !!used + strlen(name) + 1 > len)
+		return -ENOSPC;
+	snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
+	return 0;
 }

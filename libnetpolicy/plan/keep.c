@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Knobs a plan leaves alone.  When a driver refuses a refinement (a knob the
+ * policy can do without), the apply engine plans again without it: the
+ * target gets the knob's values from the device as it is, so the differ
+ * plans no step for it and `check` sees no drift there.
+ */
+#include <string.h>
+
+#include "np_plan.h"
+
+static void keep_features(struct np_dev *t, const struct np_dev *d)
+{
+	for (unsigned i = 0; i < t->features.n; i++) {
+		const struct np_feature *f = np_features_find(&d->features, t->features.v[i].name);
+
+		if (f) {
+			t->features.v[i].wanted = f->wanted;
+			t->features.v[i].active = f->active;
+		}
+	}
+}
+
+static void keep_rss(struct np_dev *t, const struct np_dev *d)
+{
+	if (t->rss.indir_size == d->rss.indir_size && d->rss.indir_size)
+		memcpy(t->rss.indir, d->rss.indir, sizeof(*d->rss.indir) * d->rss.indir_size);
+	t->rss.rx_rings = d->rss.rx_rings;
+}
+
+static void keep_irqs(struct np_dev *t, const struct np_dev *d)
+{
+	for (unsigned i = 0; i < t->n_irq; i++)
+		for (unsigned j = 0; j < d->n_irq; j++)
+			if (d->irq[j].irq == t->irq[i].irq)
+				t->irq[i].affinity = d->irq[j].affinity;
+}
+
+/* Queues the plan adds start as fresh sysfs directories do: empty. */
+static void keep_queues(struct np_dev *t, const struct np_dev *d, const char *knob)
+{
+	for (unsigned q = 0; q < t->n_txq; q++)
+		if (!strcmp(knob, "xps"))
+			np_cpumask_zero(&t->txq[q].xps_cpus);
+	for (unsigned q = 0; q < t->n_rxq; q++) {
+		if (!strcmp(knob, "rps"))
+			np_cpumask_zero(&t->rxq[q].rps_cpus);
+		else if (!strcmp(knob, "rfs"))
+			t->rxq[q].rps_flow_cnt = 0;
+	}
+	for (unsigned q = 0; q < t->n_txq && q < d->n_txq; q++)
+		if (!strcmp(knob, "xps"))
+			t->txq[q].xps_cpus = d->txq[q].xps_cpus;
+	for (unsigned q = 0; q < t->n_rxq && q < d->n_rxq; q++) {
+		if (!strcmp(knob, "rps"))
+			t->rxq[q].rps_cpus = d->rxq[q].rps_cpus;
+		else if (!strcmp(knob, "rfs"))
+			t->rxq[q].rps_flow_cnt = d->rxq[q].rps_flow_cnt;
+	}
+}
+
+void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop)
+{
+	struct np_state *t = plan->target;
+
+	for (size_t k = 0; np_knobs[k]; k++) {
+		const char *name = np_knobs[k]->name;
+
+		if (!np_knob_listed(drop, name))
+			continue;
+		/* rss has two entries (shrink early, spread late): one note */
+		if (k && !strcmp(np_knobs[k - 1]->name, name))
+			continue;
+		if (!strcmp(name, "features"))
+			keep_features(&t->dev, &st->dev);
+		else if (!strcmp(name, "rss"))
+			keep_rss(&t->dev, &st->dev);
+		else if (!strcmp(name, "rings"))
+			t->dev.rings = st->dev.rings;
+		else if (!strcmp(name, "coalesce"))
+			t->dev.coalesce = st->dev.coalesce;
+		else if (!strcmp(name, "napi"))
+			t->dev.napi = st->dev.napi;
+		else if (!strcmp(name, "irq-affinity"))
+			keep_irqs(&t->dev, &st->dev);
+		else if (!strcmp(name, "xps") || !strcmp(name, "rps") || !strcmp(name, "rfs"))
+			keep_queues(&t->dev, &st->dev, name);
+		else if (!strcmp(name, "sysctl"))
+			t->sys = st->sys;
+		if (!strcmp(name, "rfs"))
+			t->sys.rps_sock_flow_entries = st->sys.rps_sock_flow_entries;
+		if (strcmp(name, "channels"))
+			np_plan_note(plan, name, "left as it is: the driver refused it when this policy "
+				     "was applied");
+	}
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# Graceful refusal: a driver that refuses a refinement (EOPNOTSUPP anywhere,
+# EINVAL for coalescing) gets the policy without that knob, applied all or
+# nothing, with the knob and the kernel's reason reported; `check` accepts
+# the result.  --strict keeps all-or-nothing; a refused core knob (see
+# netpolicy-policies(7)) rolls everything back.
+
+load ../helpers
+
+setup() {
+	np_tmpdir
+	np_model mlx5-2s64c
+	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+}
+teardown() { np_cleanup_tmp; }
+
+fault() {	# fault FAULT-JSON: the model's only injected fault
+	jq --argjson f "$1" '.faults = [$f]' "$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
+}
+
+state_of() {	# the device as JSON, without netpolicy's own bookkeeping
+	npsim --json "$DEV" show | jq -S 'del(.policy, .policy_cpus, .drift)'
+}
+
+@test "a refused refinement is dropped and reported; the rest applies and check passes" {
+	fault '{"op":"set_coalesce","after":0,"errno":"EINVAL","extack":"rx-usecs out of range"}'
+	run npsim "$DEV" set latency
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$DEV: dropped coalesce (the driver refused it: coalesce: "*"rx-usecs out of range)"* ]]
+	# everything else of the plan is there: channels and IRQs moved
+	[ "$(npsim --json "$DEV" show | jq '.channels.combined')" -eq 32 ]
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ]
+	[[ "$output" == "$DEV: matches policy latency" ]]
+	# the record says what was left out, and a second set writes nothing
+	[ "$(sed -n 3p "$STATE_DIR/$DEV.policy")" = coalesce ]
+	run npsim --json "$DEV" set latency
+	[ "$status" -eq 0 ]
+	[ "$(jq '.changed' <<<"$output")" = false ]
+	[ "$(jq '.writes' <<<"$output")" -eq 0 ]
+}
+
+@test "the dropped knob and the kernel's reason are in the JSON result" {
+	fault '{"op":"set_coalesce","after":0,"errno":"EOPNOTSUPP"}'
+	run npsim --json "$DEV" set latency
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.dropped[].knob]' <<<"$output")" = '["coalesce"]' ]
+	[[ "$(jq -r '.dropped[0].reason' <<<"$output")" == "coalesce: "* ]]
+	[ "$(jq '.rolled_back' <<<"$output")" = false ]
+	[ "$(jq '.changed' <<<"$output")" = true ]
+	run npsim --json "$DEV" check
+	[ "$status" -eq 0 ]
+	[ "$(jq '.drift' <<<"$output")" = false ]
+}
+
+@test "--strict keeps all or nothing: a refused refinement rolls back (exit 3)" {
+	before=$(state_of)
+	fault '{"op":"set_coalesce","after":0,"errno":"EINVAL","extack":"rx-usecs out of range"}'
+	run npsim "$DEV" set latency --strict
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"coalesce: "*"rx-usecs out of range"*"rolled back, the device is as it was"* ]]
+	[ "$(state_of)" = "$before" ]
+	[ ! -e "$STATE_DIR/$DEV.policy" ]
+}
+
+@test "a refused core knob rolls everything back (exit 3)" {
+	before=$(state_of)
+	fault '{"op":"set_channels","after":0,"errno":"EOPNOTSUPP","extack":"no channel setter"}'
+	run npsim "$DEV" set latency
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"channels: "*"no channel setter"*"rolled back, the device is as it was"* ]]
+	[[ "$output" != *dropped* ]]
+	[ "$(state_of)" = "$before" ]
+}
+
+@test "an error that is not a refusal still rolls back (exit 3)" {
+	before=$(state_of)
+	fault '{"op":"set_coalesce","after":0,"errno":"EBUSY"}'
+	run npsim "$DEV" set latency
+	[ "$status" -eq 3 ]
+	[ "$(state_of)" = "$before" ]
+}
+
+@test "another policy, or a reset, tries the dropped knob again" {
+	fault '{"op":"set_coalesce","after":0,"errno":"EINVAL"}'
+	run npsim "$DEV" set latency
+	[ "$status" -eq 0 ]
+	run npsim --json "$DEV" set throughput
+	[ "$status" -eq 0 ]
+	[ "$(jq '.dropped | length' <<<"$output")" -eq 0 ]
+	[ "$(wc -l <"$STATE_DIR/$DEV.policy")" -eq 2 ]
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ]
+}
+
+@test "--strict is an option of set and plan only" {
+	run npsim "$DEV" check --strict
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"option --strict does not apply"* ]]
+}
