@@ -25,12 +25,18 @@ teardown() {
 	np_cleanup_tmp
 }
 
-# Run a command in the namespace under the interposer, logging into $1.
+# Run a command in the namespace under the interposer, logging into $1.  A
+# sanitizer build's np_steer needs its ASan runtime loaded before anything
+# else, so it goes first in LD_PRELOAD.
 captured() {
-	local log=$1
+	local log=$1 preload=$CAP asan
 	shift
+	if [ "$1" = "$STEER" ]; then
+		asan=$(ldd "$STEER" | awk '/libasan/ { print $3 }')
+		[ -n "$asan" ] && preload=$asan:$CAP
+	fi
 	ip netns exec "$NS" env NP_CAPTURE_LOG="$log" NP_CAPTURE_FAKE="${FAKE-1}" \
-		NP_FAKE_LOC_SPECIAL="${LOC_SPECIAL:-0}" LD_PRELOAD="$CAP" "$@"
+		NP_FAKE_LOC_SPECIAL="${LOC_SPECIAL:-0}" LD_PRELOAD="$preload" "$@"
 }
 
 # The last request with ETHTOOL_* command $2 in log $1, cut to the bytes the

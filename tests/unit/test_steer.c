@@ -328,6 +328,14 @@ static void netlink(void)
 	n = kernel_reply(buf, NP_ETHTOOL_MSG_RSS_GET_REPLY, 3, 16, 0);
 	is_int(np_rss_ctx_dec_reply(buf, n - 8, &info), -EPROTO, "cut short");
 	is_int(np_rss_ctx_dec_reply(buf, 12, &info), -EPROTO, "shorter than a header");
+	n = kernel_reply(buf, NP_ETHTOOL_MSG_RSS_GET_REPLY, 3, 16, 0);
+	((struct nlmsghdr *)buf)->nlmsg_len = 0xfffffe7e;
+	is_int(np_rss_ctx_dec_reply(buf, n, &info), -EPROTO,
+	       "a length with the top bit set (libmnl's int compare) is refused");
+	n = kernel_reply(buf, NP_ETHTOOL_MSG_RSS_GET_REPLY, 3, 16, 0);
+	((struct nlmsghdr *)buf)->nlmsg_len = (uint32_t)n - 3;
+	is_int(np_rss_ctx_dec_reply(buf, n - 3, &info), -EPROTO,
+	       "an unaligned length whose padding is not there is refused");
 }
 
 int main(void)

@@ -173,9 +173,13 @@ int np_rss_ctx_dec_reply(const void *buf, size_t len, struct np_rss_ctx_info *re
 	const struct nlmsghdr *nlh = buf;
 	const struct genlmsghdr *g;
 	const struct nlattr *indir, *key;
-	int n = (int)len;
 
-	if (len > INT32_MAX || !mnl_nlmsg_ok(nlh, n) ||
+	/* Not mnl_nlmsg_ok(): it compares nlmsg_len as an int, so a length
+	 * with the top bit set passes; and libmnl walks attributes up to the
+	 * *aligned* length, so that must fit too (both found by
+	 * tests/fuzz/fuzz_steer_reply). */
+	if (len < sizeof(*nlh) || nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len ||
+	    MNL_ALIGN(nlh->nlmsg_len) > len ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
 		return -EPROTO;
 	g = mnl_nlmsg_get_payload(nlh);

@@ -44,7 +44,8 @@ int np_rss_ctx_enc_srssh_create(const struct np_rss_ctx_req *req, void *buf, siz
 	rxfh->hfunc = (uint8_t)req->hfunc;
 	/* input_xfrm is the byte after hfunc since 6.8 (rsvd8[0] before). */
 	rxfh->rsvd8[0] = (uint8_t)req->input_xfrm;
-	memcpy(rxfh->rss_config, req->indir, (size_t)req->n_indir * sizeof(uint32_t));
+	if (req->n_indir)
+		memcpy(rxfh->rss_config, req->indir, (size_t)req->n_indir * sizeof(uint32_t));
 	if (req->key_len)
 		memcpy((uint8_t *)rxfh->rss_config + (size_t)req->n_indir * sizeof(uint32_t),
 		       req->key, req->key_len);
