@@ -110,5 +110,22 @@ int np_read_int_at(int dirfd, const char *path, int *ret);
 int np_read_link_name_at(int dirfd, const char *path, char *buf, size_t len);
 /* Write value in one write(2); returns 0 or -errno. */
 int np_write_file_at(int dirfd, const char *path, const char *value);
+/* A directory's fd (O_CLOEXEC), or -errno. */
+int np_open_dir_at(int dirfd, const char *path);
+/* 0 when path exists, or -errno. */
+int np_exists_at(int dirfd, const char *path);
+/* fn on each line (newline kept) until it returns nonzero; for the few
+ * files too big for one buffer (the /proc/interrupts fallback). */
+int np_for_each_line_at(int dirfd, const char *path, int (*fn)(char *line, void *arg), void *arg);
+
+/* What the calling thread opened, looked up and read through the functions
+ * above since the last reset: for the counted-read tests and bench/. */
+struct np_io_stats {
+	uint64_t opens;		/* files and directories opened */
+	uint64_t lookups;	/* existence checks and symlinks read */
+	uint64_t bytes;		/* bytes read */
+};
+void np_io_stats_get(struct np_io_stats *ret);
+void np_io_stats_reset(void);
 
 #endif

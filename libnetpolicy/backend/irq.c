@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A device's IRQs: which vectors are its own (msi_irqs), which queue each
- * serves (the driver's name for it in /proc/interrupts) and where each is
- * allowed to run (/proc/irq/N).
+ * A device's IRQs: which vectors are its own (msi_irqs, or the INTx line in
+ * device/irq), which queue each serves (the driver's name for it) and where
+ * each is allowed to run (/proc/irq/N).
+ *
+ * The names come from /sys/kernel/irq/N/actions, one small file per IRQ of
+ * the device (kernel/irq/irqdesc.c, actions_show; 4.11+ with
+ * CONFIG_SPARSE_IRQ, which every distribution kernel has), so discovery
+ * costs the device's IRQs whatever the machine.  /proc/interrupts, whose
+ * size is IRQs x CPUs and which the kernel formats on every read, is read
+ * only as the last resort: when /sys/kernel/irq is absent, or when the
+ * device has neither msi_irqs nor an INTx line (then every name is matched).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -322,30 +330,92 @@ static int parse_line(struct irq_names *t, char *line)
 	}
 }
 
+static int line_cb(char *line, void *arg)
+{
+	return parse_line(arg, line);
+}
+
 static int read_interrupts(int rootfd, struct irq_names *t)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-	int fd, r = 0;
+	return np_for_each_line_at(rootfd, "proc/interrupts", line_cb, t);
+}
 
-	fd = openat(rootfd, "proc/interrupts", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "r");
-	if (!f) {
-		r = -errno;
-		close(fd);
-		return r;
+/* --- /sys/kernel/irq/N/actions ---------------------------------------------- */
+
+/* The action names of each IRQ in ids, in the order of ids: "a,b" for a
+ * shared line (actions_show joins them with ','). */
+static int read_actions(int rootfd, const unsigned *ids, size_t n, struct irq_names *t)
+{
+	char path[64], buf[512];
+
+	for (size_t i = 0; i < n; i++) {
+		char *name, *save = NULL;
+		int r;
+
+		snprintf(path, sizeof(path), "sys/kernel/irq/%u/actions", ids[i]);
+		r = np_read_file_at(rootfd, path, buf, sizeof(buf));
+		/* a vector without a handler yet has no action: no name */
+		if (r == -ENOENT || r == -ENOSPC)
+			continue;
+		if (r < 0)
+			return r;
+		for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			r = names_add(t, ids[i], name, strlen(name));
+			if (r < 0)
+				return r;
+		}
 	}
-	while (!r && getline(&line, &cap, f) > 0)
-		r = parse_line(t, line);
-	free(line);
-	fclose(f);
-	return r;
+	return 0;
 }
 
 /* --- the device ------------------------------------------------------------- */
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The legacy INTx line of a device without MSI: device/irq, 0 for none. */
+static int read_intx(int rootfd, const char *ifname, unsigned **ret, size_t *ret_n)
+{
+	char path[128];
+	int irq;
+
+	snprintf(path, sizeof(path), "sys/class/net/%s/device/irq", ifname);
+	if (np_read_int_at(rootfd, path, &irq) < 0 || irq <= 0)
+		return 0;
+	*ret = malloc(sizeof(**ret));
+	if (!*ret)
+		return -ENOMEM;
+	**ret = (unsigned)irq;
+	*ret_n = 1;
+	return 0;
+}
+
+/* The names of the device's IRQs, from the cheapest source the kernel has. */
+static int read_names(int rootfd, const char *ifname, unsigned **msi, size_t *n_msi,
+		      struct irq_names *t, const char **what)
+{
+	int r;
+
+	if (np_exists_at(rootfd, "sys/kernel/irq") == 0) {
+		if (*n_msi == SIZE_MAX) {
+			r = read_intx(rootfd, ifname, msi, n_msi);
+			if (r < 0)
+				return r;
+		}
+		if (*n_msi != SIZE_MAX) {
+			*what = "/sys/kernel/irq";
+			qsort(*msi, *n_msi, sizeof(**msi), cmp_uint);
+			return read_actions(rootfd, *msi, *n_msi, t);
+		}
+	}
+	*what = "/proc/interrupts";
+	return read_interrupts(rootfd, t);
+}
+
 
 static int cmp_irq(const void *a, const void *b)
 {
@@ -386,13 +456,13 @@ static int open_msi_dir(int rootfd, const char *ifname, bool virtio, DIR **ret)
 	int fd;
 
 	snprintf(path, sizeof(path), "sys/class/net/%s/device/msi_irqs", ifname);
-	fd = openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT && virtio) {
+	fd = np_open_dir_at(rootfd, path);
+	if (fd == -ENOENT && virtio) {
 		snprintf(path, sizeof(path), "sys/class/net/%s/device/../msi_irqs", ifname);
-		fd = openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = np_open_dir_at(rootfd, path);
 	}
 	if (fd < 0)
-		return -errno;
+		return fd;
 	*ret = fdopendir(fd);
 	if (!*ret) {
 		close(fd);
@@ -462,7 +532,7 @@ int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err)
 	char path[128], devname[64] = "", driver[32];
 	unsigned *msi = NULL;
 	size_t n_msi = 0, n = 0;
-	const char *bus;
+	const char *bus, *what = "/proc/interrupts";
 	char *buf = NULL;
 	bool virtio;
 	int r;
@@ -471,7 +541,7 @@ int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err)
 	if (r < 0)
 		return r;
 	snprintf(path, sizeof(path), "sys/class/net/%s/device", dev->ifname);
-	if (faccessat(rootfd, path, F_OK, 0) < 0) {
+	if (np_exists_at(rootfd, path) < 0) {
 		/* virtual devices (veth, bridges) have no IRQs of their own */
 		free(dev->irq);
 		dev->irq = NULL;
@@ -493,10 +563,9 @@ int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err)
 		       dev->ifname, strerror(-r));
 		goto out;
 	}
-	r = read_interrupts(rootfd, &names);
+	r = read_names(rootfd, dev->ifname, &msi, &n_msi, &names, &what);
 	if (r < 0) {
-		np_err(err, r, NP_PHASE_DISCOVER, "irq-affinity", "/proc/interrupts: %s",
-		       strerror(-r));
+		np_err(err, r, NP_PHASE_DISCOVER, "irq-affinity", "%s: %s", what, strerror(-r));
 		goto out;
 	}
 	v = calloc(names.n ? names.n : 1, sizeof(*v));

@@ -18,6 +18,21 @@ static struct kernel_backend *kb(struct np_backend *be)
 	return (struct kernel_backend *)be;
 }
 
+int np_kernel_read_files(int rootfd, struct np_state *st, struct np_error *err)
+{
+	struct np_dev *dev = &st->dev;
+	int r;
+
+	r = np_sysfs_read_dev(rootfd, dev, &st->topo, err);
+	if (r < 0)
+		return r;
+	np_quirks_apply(rootfd, dev);
+	r = np_irq_read(rootfd, dev, err);
+	if (r < 0)
+		return r;
+	return np_sysfs_read_sysctl(rootfd, &st->sys);
+}
+
 static int kernel_discover(struct np_backend *be, const char *ifname, struct np_state *st,
 			   struct np_error *err)
 {
@@ -36,14 +51,7 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	r = np_ethnl_read(kb(be)->nl, dev, err);
 	if (r < 0)
 		return r;
-	r = np_sysfs_read_dev(rootfd, dev, &st->topo, err);
-	if (r < 0)
-		return r;
-	np_quirks_apply(rootfd, dev);
-	r = np_irq_read(rootfd, dev, err);
-	if (r < 0)
-		return r;
-	return np_sysfs_read_sysctl(rootfd, &st->sys);
+	return np_kernel_read_files(rootfd, st, err);
 }
 
 static int kernel_list(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err)

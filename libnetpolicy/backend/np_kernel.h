@@ -27,6 +27,11 @@ int np_ethnl_set_feature(struct np_ethnl *nl, const struct np_dev *dev, const ch
 int np_ethnl_set_rss_indir(struct np_ethnl *nl, const struct np_dev *dev,
 			   const uint32_t *indir, uint32_t n, struct np_error *err);
 
+/* kernel.c: what discovery reads from files below rootfd for st->dev (whose
+ * ifname and ethtool readings are set) and st->topo: queues, NUMA, IRQs,
+ * sysctls.  O(the device's queues and IRQs), whatever the CPU count. */
+int np_kernel_read_files(int rootfd, struct np_state *st, struct np_error *err);
+
 /* rtnl.c: rtnetlink through libnl-route-3. */
 int np_rtnl_read(const char *ifname, struct np_dev *dev, struct np_error *err);
 /* Interfaces with a /sys/class/net/IF/device link or a real driver (not lo). */

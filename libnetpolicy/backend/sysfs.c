@@ -138,9 +138,9 @@ static int count_queues(int rootfd, const char *ifname, unsigned *n_rx, unsigned
 	*n_rx = *n_tx = 0;
 	if (devpath(path, sizeof(path), ifname, "queues") < 0)
 		return -ENAMETOOLONG;
-	fd = openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = np_open_dir_at(rootfd, path);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return fd == -ENOENT ? 0 : fd;
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
@@ -212,12 +212,11 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 	if (r < 0)
 		return r;
 	snprintf(path, sizeof(path), "sys/class/net/%s", dev->ifname);
-	if (faccessat(rootfd, path, F_OK, 0) < 0) {
-		if (errno == ENOENT)
-			return np_err(err, -ENODEV, NP_PHASE_DISCOVER, NULL, "no such device");
-		return np_err(err, -errno, NP_PHASE_DISCOVER, NULL, "/%s: %s", path,
-			      strerror(errno));
-	}
+	r = np_exists_at(rootfd, path);
+	if (r == -ENOENT)
+		return np_err(err, -ENODEV, NP_PHASE_DISCOVER, NULL, "no such device");
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: %s", path, strerror(-r));
 	read_numa(rootfd, dev, topo);
 	read_driver(rootfd, dev);
 	read_napi(rootfd, dev->ifname, &dev->napi);
@@ -236,11 +235,8 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 	if (n_rx || n_tx) {
 		int qfd = -ENAMETOOLONG;
 
-		if (!devpath(path, sizeof(path), dev->ifname, "queues")) {
-			qfd = openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (qfd < 0)
-				qfd = -errno;
-		}
+		if (!devpath(path, sizeof(path), dev->ifname, "queues"))
+			qfd = np_open_dir_at(rootfd, path);
 		for (unsigned q = 0; q < n_rx; q++) {
 			if (qfd >= 0)
 				read_rxq(qfd, q, &rxq[q]);

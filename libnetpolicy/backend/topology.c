@@ -96,7 +96,7 @@ static int read_nodes(int rootfd, struct np_topology *t, struct np_error *err)
 	DIR *d = NULL;
 	int fd, r = 0;
 
-	fd = openat(rootfd, NODE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = np_open_dir_at(rootfd, NODE_DIR);
 	if (fd >= 0) {
 		d = fdopendir(fd);
 		if (!d)

@@ -4,11 +4,50 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "np_private.h"
+
+/* What this thread has read through the functions below: statistics for
+ * the counted-read tests and bench/, never an input to any decision. */
+static _Thread_local struct np_io_stats stats;
+
+void np_io_stats_get(struct np_io_stats *ret)
+{
+	*ret = stats;
+}
+
+void np_io_stats_reset(void)
+{
+	stats = (struct np_io_stats){ 0 };
+}
+
+static int open_at(int dirfd, const char *path, int flags)
+{
+	int fd;
+
+	while (*path == '/')
+		path++;
+	fd = openat(dirfd, path, flags | O_CLOEXEC);
+	stats.opens++;
+	return fd < 0 ? -errno : fd;
+}
+
+int np_open_dir_at(int dirfd, const char *path)
+{
+	return open_at(dirfd, path, O_RDONLY | O_DIRECTORY);
+}
+
+int np_exists_at(int dirfd, const char *path)
+{
+	while (*path == '/')
+		path++;
+	stats.lookups++;
+	return faccessat(dirfd, path, F_OK, 0) < 0 ? -errno : 0;
+}
 
 int np_read_file_at(int dirfd, const char *path, char *buf, size_t len)
 {
@@ -18,11 +57,9 @@ int np_read_file_at(int dirfd, const char *path, char *buf, size_t len)
 
 	if (!len)
 		return -ENOSPC;
-	while (*path == '/')
-		path++;
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = open_at(dirfd, path, O_RDONLY | O_NOFOLLOW);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	for (;;) {
 		n = read(fd, buf + got, len - 1 - got);
 		if (n < 0) {
@@ -35,6 +72,7 @@ int np_read_file_at(int dirfd, const char *path, char *buf, size_t len)
 		if (n == 0)
 			break;
 		got += (size_t)n;
+		stats.bytes += (uint64_t)n;
 		/* sysfs and procfs hand out a whole attribute in one read, and a
 		 * regular file reads short only at its end: a short read is the
 		 * end, which saves a second read(2) per file (discovery reads a
@@ -141,6 +179,7 @@ int np_read_link_name_at(int dirfd, const char *path, char *buf, size_t len)
 
 	while (*path == '/')
 		path++;
+	stats.lookups++;
 	n = readlinkat(dirfd, path, target, sizeof(target) - 1);
 	if (n < 0)
 		return -errno;
@@ -151,4 +190,30 @@ int np_read_link_name_at(int dirfd, const char *path, char *buf, size_t len)
 		return -ENAMETOOLONG;
 	memcpy(buf, base, strlen(base) + 1);
 	return 0;
+}
+
+int np_for_each_line_at(int dirfd, const char *path, int (*fn)(char *line, void *arg), void *arg)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int fd, r = 0;
+
+	fd = open_at(dirfd, path, O_RDONLY | O_NOFOLLOW);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "r");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	while (!r && (n = getline(&line, &cap, f)) > 0) {
+		stats.bytes += (uint64_t)n;
+		r = fn(line, arg);
+	}
+	free(line);
+	fclose(f);
+	return r;
 }
