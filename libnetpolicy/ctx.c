@@ -71,6 +71,7 @@ int np_ctx_set_root(struct np_ctx *ctx, const char *dir, struct np_error *err)
 			      strerror(errno));
 	close(ctx->rootfd);
 	ctx->rootfd = fd;
+	ctx->root_gen++;
 	return 0;
 }
 

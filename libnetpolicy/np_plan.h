@@ -99,6 +99,14 @@ int np_plan_add_counts(struct np_plan *plan, const struct np_knob *knob,
 /* Compute the steps from `from` to plan->target with every knob's differ. */
 int np_plan_diff(struct np_plan *plan, const struct np_state *from);
 
+/* refine.c: the plan again for the device as a queue-reopening step (a
+ * channel change) left it, with the policy and CPUs of `plan`.  A driver
+ * that requests its IRQs when it opens its queues has new IRQs only now;
+ * planning from `now` is a fixed point for what `plan` set and covers the
+ * rest.  Pure, like np_plan_compute; the engine calls it, it never plans. */
+int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
+		   struct np_plan **ret, struct np_error *err);
+
 /* Format helpers shared by the knobs. */
 void np_fmt_u32(char *buf, size_t len, uint32_t v);
 void np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m);	/* cpulist, "-" when empty */

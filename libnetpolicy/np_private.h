@@ -86,6 +86,7 @@ int np_backend_sim_new(struct np_ctx *ctx, const char *model, struct np_backend 
 
 struct np_ctx {
 	int rootfd;			/* "/" or a fixture tree: sysfs and procfs are read below it */
+	unsigned root_gen;		/* bumped when rootfd changes: caches of the tree drop */
 	char state_dir[PATH_MAX];
 	char *model;			/* sim backend model file, or NULL */
 	np_log_fn log_fn;

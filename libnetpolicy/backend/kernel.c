@@ -8,9 +8,17 @@
 
 #include "np_kernel.h"
 
+/* One socket of each kind for the context's life, and the machine's
+ * topology read once: re-read only when CPUs went on- or offline or a
+ * cpuset partition changed the isolated CPUs (np_topology_key), or when the
+ * root moved (tests). */
 struct kernel_backend {
 	struct np_backend be;
 	struct np_ethnl *nl;
+	struct nl_sock *rtnl;		/* opened on first use */
+	struct np_topology topo;
+	char *topo_key;			/* NULL: no topology read yet */
+	unsigned topo_root_gen;
 };
 
 static struct kernel_backend *kb(struct np_backend *be)
@@ -33,6 +41,41 @@ int np_kernel_read_files(int rootfd, struct np_state *st, struct np_error *err)
 	return np_sysfs_read_sysctl(rootfd, &st->sys);
 }
 
+static int rtnl_sock(struct kernel_backend *k, struct np_error *err)
+{
+	return k->rtnl ? 0 : np_rtnl_open(&k->rtnl, err);
+}
+
+static int topology(struct kernel_backend *k, struct np_topology *ret, struct np_error *err)
+{
+	int rootfd = k->be.ctx->rootfd;
+	char *key = NULL;
+	int r;
+
+	/* Without a key (unreadable files) the topology is read every time,
+	 * and the read says what is wrong. */
+	(void)np_topology_key(rootfd, &key);
+	if (!key || !k->topo_key || strcmp(key, k->topo_key) ||
+	    k->topo_root_gen != k->be.ctx->root_gen) {
+		np_topology_clear(&k->topo);
+		free(k->topo_key);
+		k->topo_key = NULL;
+		r = np_topology_read(rootfd, &k->topo, err);
+		if (r < 0) {
+			free(key);
+			return r;
+		}
+		k->topo_key = key;
+		k->topo_root_gen = k->be.ctx->root_gen;
+		key = NULL;
+	}
+	free(key);
+	r = np_topology_copy(ret, &k->topo);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "out of memory");
+	return 0;
+}
+
 static int kernel_discover(struct np_backend *be, const char *ifname, struct np_state *st,
 			   struct np_error *err)
 {
@@ -41,11 +84,14 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	int r;
 
 	snprintf(dev->ifname, sizeof(dev->ifname), "%s", ifname);
-	/* rtnetlink first: it is what says whether the device exists at all. */
-	r = np_rtnl_read(ifname, dev, err);
+	r = rtnl_sock(kb(be), err);
 	if (r < 0)
 		return r;
-	r = np_topology_read(rootfd, &st->topo, err);
+	/* rtnetlink first: it is what says whether the device exists at all. */
+	r = np_rtnl_read(kb(be)->rtnl, ifname, dev, err);
+	if (r < 0)
+		return r;
+	r = topology(kb(be), &st->topo, err);
 	if (r < 0)
 		return r;
 	r = np_ethnl_read(kb(be)->nl, dev, err);
@@ -56,7 +102,9 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 
 static int kernel_list(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err)
 {
-	return np_rtnl_list(ret, ret_n, err);
+	int r = rtnl_sock(kb(be), err);
+
+	return r < 0 ? r : np_rtnl_list(kb(be)->rtnl, ret, ret_n, err);
 }
 
 static int kernel_set_channels(struct np_backend *be, const struct np_dev *dev,
@@ -101,6 +149,9 @@ static void kernel_free(struct np_backend *be)
 	if (!be)
 		return;
 	np_ethnl_close(kb(be)->nl);
+	np_rtnl_close(kb(be)->rtnl);
+	np_topology_clear(&kb(be)->topo);
+	free(kb(be)->topo_key);
 	free(be);
 }
 

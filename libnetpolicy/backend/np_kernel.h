@@ -32,10 +32,14 @@ int np_ethnl_set_rss_indir(struct np_ethnl *nl, const struct np_dev *dev,
  * sysctls.  O(the device's queues and IRQs), whatever the CPU count. */
 int np_kernel_read_files(int rootfd, struct np_state *st, struct np_error *err);
 
-/* rtnl.c: rtnetlink through libnl-route-3. */
-int np_rtnl_read(const char *ifname, struct np_dev *dev, struct np_error *err);
+/* rtnl.c: rtnetlink through libnl-route-3, on the backend's one socket. */
+struct nl_sock;
+int np_rtnl_open(struct nl_sock **ret, struct np_error *err);
+void np_rtnl_close(struct nl_sock *sk);
+int np_rtnl_read(struct nl_sock *sk, const char *ifname, struct np_dev *dev,
+		 struct np_error *err);
 /* Interfaces with a /sys/class/net/IF/device link or a real driver (not lo). */
-int np_rtnl_list(char ***ret, size_t *ret_n, struct np_error *err);
+int np_rtnl_list(struct nl_sock *sk, char ***ret, size_t *ret_n, struct np_error *err);
 
 /* sysfs.c: per-device and per-queue files below rootfd. */
 int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,
@@ -49,6 +53,10 @@ void np_quirks_apply(int rootfd, struct np_dev *dev);
 
 /* topology.c */
 int np_topology_read(int rootfd, struct np_topology *ret, struct np_error *err);
+/* What a CPU hotplug or a cpuset partition change alters (cpu/online and
+ * cpu/isolated), as one string to compare: two small files instead of the
+ * machine's per-CPU files.  *ret is the caller's to free. */
+int np_topology_key(int rootfd, char **ret);
 
 /* irq.c: the device's IRQs from msi_irqs and /proc/interrupts names. */
 int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err);

@@ -42,7 +42,7 @@ static int nl_to_errno(int nlerr)
 	}
 }
 
-static int open_sock(struct nl_sock **ret, struct np_error *err)
+int np_rtnl_open(struct nl_sock **ret, struct np_error *err)
 {
 	struct nl_sock *sk;
 	int r;
@@ -60,17 +60,20 @@ static int open_sock(struct nl_sock **ret, struct np_error *err)
 	return 0;
 }
 
-int np_rtnl_read(const char *ifname, struct np_dev *dev, struct np_error *err)
+void np_rtnl_close(struct nl_sock *sk)
+{
+	if (sk)
+		nl_socket_free(sk);
+}
+
+int np_rtnl_read(struct nl_sock *sk, const char *ifname, struct np_dev *dev,
+		 struct np_error *err)
 {
 	struct rtnl_link *link = NULL;
-	struct nl_sock *sk;
 	char state[32];
 	int r;
 
 	r = np_ifname_validate(ifname, err);
-	if (r < 0)
-		return r;
-	r = open_sock(&sk, err);
 	if (r < 0)
 		return r;
 	r = rtnl_link_get_kernel(sk, 0, ifname, &link);
@@ -94,7 +97,6 @@ int np_rtnl_read(const char *ifname, struct np_dev *dev, struct np_error *err)
 out:
 	if (link)
 		rtnl_link_put(link);
-	nl_socket_free(sk);
 	return r;
 }
 
@@ -103,18 +105,14 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int np_rtnl_list(char ***ret, size_t *ret_n, struct np_error *err)
+int np_rtnl_list(struct nl_sock *sk, char ***ret, size_t *ret_n, struct np_error *err)
 {
 	struct nl_cache *cache = NULL;
 	struct nl_object *obj;
-	struct nl_sock *sk;
 	char **names = NULL;
 	size_t n = 0, cap;
 	int r;
 
-	r = open_sock(&sk, err);
-	if (r < 0)
-		return r;
 	r = rtnl_link_alloc_cache(sk, AF_UNSPEC, &cache);
 	if (r < 0) {
 		r = np_err(err, nl_to_errno(r), NP_PHASE_DISCOVER, NULL, "rtnetlink: %s",
@@ -151,6 +149,5 @@ nomem:
 out:
 	if (cache)
 		nl_cache_free(cache);
-	nl_socket_free(sk);
 	return r;
 }

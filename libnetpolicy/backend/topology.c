@@ -233,3 +233,28 @@ fail:
 	np_topology_clear(&t);
 	return r;
 }
+
+int np_topology_key(int rootfd, char **ret)
+{
+	char *buf;
+	int n, r;
+
+	buf = malloc(2 * LIST_LEN);
+	if (!buf)
+		return -ENOMEM;
+	n = np_read_file_at(rootfd, CPU_DIR "/online", buf, LIST_LEN);
+	if (n < 0) {
+		free(buf);
+		return n;
+	}
+	buf[n++] = '|';
+	r = np_read_file_at(rootfd, CPU_DIR "/isolated", buf + n, LIST_LEN);
+	if (r < 0 && r != -ENOENT) {
+		free(buf);
+		return r;
+	}
+	if (r < 0)
+		buf[n] = '\0';
+	*ret = buf;
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* np_plan_refine: planning once more after queues reopened, so that the
+ * engine applies plans and never makes one. */
+#include <errno.h>
+
+#include "np_plan.h"
+#include "np_policy.h"
+
+int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
+		   struct np_plan **ret, struct np_error *err)
+{
+	struct np_plan_opts opts = { .cpus = plan->cpus[0] ? plan->cpus : NULL };
+
+	if (!plan->policy)
+		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "a rollback plan has no policy");
+	return np_plan_compute(NULL, plan->policy, &opts, now, ret, err);
+}
