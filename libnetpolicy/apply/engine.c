@@ -33,6 +33,9 @@ struct engine {
 	const char *cpus;
 	char drop[128];			/* apply: knobs left out (np_plan_opts.drop) */
 	const char *failed_knob;	/* the knob of the step that failed */
+	const struct np_plan *plan;	/* apply: the plan being run, refined after queues reopen */
+	bool fresh;			/* *cur was read after the last write */
+	bool plan_fresh;		/* the plan was made from *cur as read under the lock */
 	bool reopened;			/* a step reopened queues */
 };
 
@@ -56,6 +59,7 @@ static int rediscover(struct engine *e, struct np_state **cur, enum np_phase pha
 	}
 	np_state_free(*cur);
 	*cur = st;
+	e->fresh = true;
 	return 0;
 }
 
@@ -85,6 +89,7 @@ static int converge_knobs(struct engine *e, struct np_state **cur, const struct 
 			if (e->journal)
 				np_journal_mark(e->journal, "start", e->step, knob->name, what);
 			e->res->n_writes++;
+			e->fresh = false;
 			r = knob->apply(e->be, *cur, goal, s, err);
 			if (r < 0) {
 				e->failed_knob = knob->name;
@@ -174,7 +179,8 @@ static int verify(struct engine *e, struct np_state **cur, const struct np_state
 	struct np_plan left, wanted;
 	int r;
 
-	r = rediscover(e, cur, phase, err);
+	/* Nothing was written since the last read: that read is the proof. */
+	r = e->fresh ? 0 : rediscover(e, cur, phase, err);
 	if (r < 0)
 		return r;
 	if (remaining(*cur, goal, &left) < 0 || remaining(before, goal, &wanted) < 0) {
@@ -259,26 +265,26 @@ static void rollback(struct engine *e, struct np_state **cur, const struct np_st
 /*
  * A plan is made from the device as it was; a channel change can bring
  * things the plan could not know (drivers that request one IRQ per queue at
- * open: the new queues' IRQs exist only now).  Planning again from the
- * changed device is a fixed point for everything the first plan set and
- * covers the rest; converge to that too.  Only when something reopened
- * queues: otherwise the first plan saw everything.
+ * open: the new queues' IRQs exist only now).  The planner refines the
+ * plan from the changed device (np_plan_refine), a fixed point for
+ * everything the first plan set that covers the rest; converge to that
+ * too.  Only when something reopened queues: otherwise the first plan saw
+ * everything.
  */
 static int replan(struct engine *e, struct np_state **cur, struct np_plan **ret,
 		  struct np_error *err)
 {
-	struct np_plan_opts opts = { .cpus = e->cpus && *e->cpus ? e->cpus : NULL,
-				     .drop = e->drop };
 	struct np_plan *p = NULL;
 	int r;
 
 	if (!e->reopened)
 		return 0;
-	/* from the device as it is now, not as the last re-read saw it */
-	r = rediscover(e, cur, NP_PHASE_APPLY, err);
+	/* from the device as it is now, not as the last re-read saw it; when
+	 * nothing follows this read, verify needs no other */
+	r = e->fresh ? 0 : rediscover(e, cur, NP_PHASE_APPLY, err);
 	if (r < 0)
 		return r;
-	r = np_plan_compute(e->ctx, e->policy, &opts, *cur, &p, err);
+	r = np_plan_refine(e->plan, *cur, &p, err);
 	if (r < 0)
 		return r;
 	/* Only what follows the queues: a knob the driver ignored or
@@ -304,7 +310,7 @@ static int run(struct engine *e, int dirfd, struct np_state **cur, const struct 
 	if (r < 0)
 		goto out;
 	r = converge(e, cur, goal, NP_PHASE_APPLY, err);
-	if (r >= 0 && e->policy)
+	if (r >= 0 && e->plan && e->plan->policy)
 		r = replan(e, cur, &replanned, err);
 	if (r >= 0)
 		r = verify(e, cur, before, replanned ? replanned->target : goal, NP_PHASE_VERIFY, err);
@@ -494,6 +500,7 @@ static int run_plan(struct engine *e, int dirfd, struct np_state **cur,
 
 	e->policy = plan->policy;
 	e->cpus = plan->cpus;
+	e->plan = plan;
 	snprintf(e->drop, sizeof(e->drop), "%s", plan->drop);
 	r = run(e, dirfd, cur, plan->target, what, err);
 	while (r < 0 && np_refusal_drop(e->policy, flags, e->failed_knob, e->res, e->drop,
@@ -509,8 +516,10 @@ static int run_plan(struct engine *e, int dirfd, struct np_state **cur,
 		r = rediscover(e, cur, NP_PHASE_APPLY, err);
 		if (r >= 0)
 			r = np_plan_compute(e->ctx, e->policy, &opts, *cur, &again, err);
-		if (r >= 0)
+		if (r >= 0) {
+			e->plan = again;
 			r = run(e, dirfd, cur, again->target, what, err);
+		}
 	}
 	np_plan_free(again);
 	return r;
@@ -526,14 +535,18 @@ static int apply_locked(struct engine *e, int dirfd, struct np_state **cur,
 	char file[IFNAMSIZ + 16];
 	int r = 0;
 
-	if (remaining(*cur, plan->target, &left) < 0)
-		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
 	snprintf(e->drop, sizeof(e->drop), "%s", plan->drop);
-	if (!left.n_steps) {
+	/* A plan made from this very read has its steps already. */
+	if (e->plan_fresh) {
+		if (!plan->n_steps)
+			goto record;
+	} else {
+		if (remaining(*cur, plan->target, &left) < 0)
+			return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
 		steps_free(&left);
-		goto record;
+		if (!left.n_steps)
+			goto record;
 	}
-	steps_free(&left);
 	snprintf(file, sizeof(file), "%s.pristine", ifname);
 	if (!pristine_is_current(e->ctx, dirfd, file, *cur)) {
 		r = np_state_save(dirfd, file, *cur, err);
@@ -640,6 +653,7 @@ int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_poli
 	if (r >= 0)
 		r = np_plan_compute(ctx, policy, with_recorded_drops(ctx, ifname, policy, opts, flags,
 								     &o), cur, &plan, err);
+	e.plan_fresh = true;
 	if (r >= 0)
 		r = apply_locked(&e, dirfd, &cur, plan, flags, err);
 	np_state_free(cur);

@@ -9,7 +9,8 @@
 int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
 		   struct np_plan **ret, struct np_error *err)
 {
-	struct np_plan_opts opts = { .cpus = plan->cpus[0] ? plan->cpus : NULL };
+	struct np_plan_opts opts = { .cpus = plan->cpus[0] ? plan->cpus : NULL,
+				     .drop = plan->drop[0] ? plan->drop : NULL };
 
 	if (!plan->policy)
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "a rollback plan has no policy");

@@ -51,6 +51,31 @@ teardown() {
 	[ "$output" = "v0: no changes" ]
 }
 
+@test "set reads the device once to plan, once after its queues reopen and once to verify, on one socket of each kind" {
+	run npns --json v0 set throughput --dry-run
+	[ "$status" -eq 0 ]
+	reopens=$(jq '[.steps[] | select(.knob=="channels")] | length' <<<"$output")
+	# strace inside the namespace: only netpolicy is traced, not ip
+	ASAN_OPTIONS=detect_leaks=0 run ip netns exec "$NS" strace -f -e trace=socket,sendto,sendmsg,openat \
+		-o "$NP_TMP/trace" "$NETPOLICY" --state-dir "$STATE_DIR" --json v0 set throughput
+	[ "$status" -eq 0 ]
+	[ "$(jq .changed <<<"$output")" = true ]
+	# every discovery starts with one RTM_GETLINK
+	[ "$(grep -c 'nlmsg_type=RTM_GETLINK' "$NP_TMP/trace")" -eq $((2 + reopens)) ]
+	[ "$(grep -c 'NETLINK_ROUTE) = ' "$NP_TMP/trace")" -eq 1 ]
+	[ "$(grep -c 'NETLINK_GENERIC) = ' "$NP_TMP/trace")" -eq 1 ]
+	# the ethtool family is resolved once, the topology read once
+	[ "$(grep -c 'nlmsg_type=nlctrl' "$NP_TMP/trace")" -eq 1 ]
+	[ "$(grep -c '/cpu0/topology/core_id"' "$NP_TMP/trace")" -eq 1 ]
+
+	# a no-op set: one read, the plan from it, nothing more
+	ASAN_OPTIONS=detect_leaks=0 run ip netns exec "$NS" strace -f -e trace=sendmsg \
+		-o "$NP_TMP/trace" "$NETPOLICY" --state-dir "$STATE_DIR" --json v0 set throughput
+	[ "$status" -eq 0 ]
+	[ "$(jq .changed <<<"$output")" = false ]
+	[ "$(grep -c 'nlmsg_type=RTM_GETLINK' "$NP_TMP/trace")" -eq 1 ]
+}
+
 @test "reset restores exactly what ethtool and sysfs showed before" {
 	npns v0 set throughput
 	[ "$(veth_snapshot)" != "$BEFORE" ]

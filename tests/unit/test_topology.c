@@ -409,11 +409,18 @@ static void test_rtnl(void)
 {
 	struct np_dev dev = { 0 };
 	struct np_error err = { 0 };
+	struct nl_sock *sk = NULL;
 	char **names = NULL;
 	size_t n = 0;
 	int r;
 
-	r = np_rtnl_read("lo", &dev, &err);
+	/* one socket for every request, as the kernel backend holds it */
+	r = np_rtnl_open(&sk, &err);
+	is_int(r, 0, "rtnl: socket (%s)", err.msg);
+	if (r < 0)
+		return;
+
+	r = np_rtnl_read(sk, "lo", &dev, &err);
 	is_int(r, 0, "rtnl: lo (%s)", err.msg);
 	if (!r) {
 		ok(dev.ifindex > 0, "rtnl: lo has an ifindex");
@@ -422,12 +429,12 @@ static void test_rtnl(void)
 		ok(dev.operstate[0], "rtnl: lo operstate '%s'", dev.operstate);
 	}
 	np_error_clear(&err);
-	r = np_rtnl_read("npnosuch0", &dev, &err);
+	r = np_rtnl_read(sk, "npnosuch0", &dev, &err);
 	is_int(r, -ENODEV, "rtnl: missing device -ENODEV");
 	is_str(err.msg, "no such device", "rtnl: missing device message");
 
 	np_error_clear(&err);
-	r = np_rtnl_list(&names, &n, &err);
+	r = np_rtnl_list(sk, &names, &n, &err);
 	is_int(r, 0, "rtnl: list (%s)", err.msg);
 	bool has_lo = false, sorted = true;
 	for (size_t i = 0; i < n; i++) {
@@ -438,6 +445,7 @@ static void test_rtnl(void)
 	ok(!has_lo, "rtnl: list leaves out lo");
 	ok(sorted, "rtnl: list sorted (%zu names)", n);
 	np_list_free(names, n);
+	np_rtnl_close(sk);
 }
 
 int main(void)
