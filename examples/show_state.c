@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 	struct np_state *state = NULL;
 	struct np_plan *plan = NULL;
 	struct json_object *json = NULL;
-	struct np_error err;
+	struct np_error *err = NULL;
 	char buf[600];
 	int rc = 1;
 
@@ -47,14 +47,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	/* Every call fills err on failure; np_error_format makes it one line. */
-	np_error_clear(&err);
-	if (np_ctx_new(&ctx, &err) < 0 ||
-	    (model && np_ctx_set_model(ctx, model, &err) < 0) ||
-	    np_discover(ctx, ifname, &state, &err) < 0 ||
-	    np_policy_lookup("throughput", &policy, &err) < 0 ||
-	    np_plan_compute(ctx, policy, NULL, state, &plan, &err) < 0) {
-		fprintf(stderr, "%s: %s\n", ifname, np_error_format(&err, buf, sizeof(buf)));
+	/* The error object is made first, while memory is there: every call
+	 * fills it on failure without allocating; np_error_format makes it one
+	 * line, and np_error_code() and friends take it apart. */
+	err = np_error_new();
+	if (!err) {
+		fprintf(stderr, "%s: out of memory\n", ifname);
+		return 1;
+	}
+	if (np_ctx_new(&ctx, err) < 0 ||
+	    (model && np_ctx_set_model(ctx, model, err) < 0) ||
+	    np_discover(ctx, ifname, &state, err) < 0 ||
+	    np_policy_lookup("throughput", &policy, err) < 0 ||
+	    np_plan_compute(ctx, policy, NULL, state, &plan, err) < 0) {
+		fprintf(stderr, "%s: %s\n", ifname, np_error_format(err, buf, sizeof(buf)));
 		goto out;
 	}
 	if (np_state_to_json(state, &json) < 0) {
@@ -74,5 +80,6 @@ out:
 	np_plan_free(plan);
 	np_state_free(state);
 	np_ctx_free(ctx);
+	np_error_free(err);
 	return rc;
 }

@@ -11,10 +11,47 @@
 
 #include "netpolicy/netpolicy.h"
 #include "np_state.h"
+#include "np_test_hooks.h"
 
 #define NP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* --- errors ---------------------------------------------------------------- */
+/* --- errors and results (opaque in the public header) ---------------------- */
+
+struct np_error {
+	int code;		/* negative errno, 0 when no error */
+	enum np_phase phase;
+	const char *knob;	/* static string ("channels", "irq-affinity") or NULL */
+	int step;		/* index of the plan step, or -1 */
+	char msg[256];		/* netpolicy's words */
+	char extack[256];	/* the kernel's words, when it gave any */
+};
+
+#define NP_DROPPED_MAX 8
+
+struct np_apply_result {
+	bool changed;			/* the device was changed (and kept so) */
+	unsigned n_writes;		/* state-changing kernel calls made, rollback included */
+	bool rolled_back;		/* a failure was rolled back ... */
+	bool rollback_incomplete;	/* ... but the device still differs (journal kept) */
+	char rollback_msg[256];		/* what still differs, when incomplete */
+	bool recovered;			/* an interrupted earlier apply was rolled back first */
+	bool vanished;			/* the device disappeared: nothing left to roll back */
+	char notes[512];		/* values the driver rounded, "; "-separated */
+	/* Refinements the driver refused and the apply left out (not with
+	 * NP_APPLY_STRICT): the knob and the kernel's reason. */
+	unsigned n_dropped;
+	struct np_dropped {
+		char knob[16];
+		char reason[240];
+	} dropped[NP_DROPPED_MAX];
+	unsigned long long token;	/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
+};
+
+struct np_active {
+	char policy[32];
+	char cpus[256];		/* the --cpus it was planned with, "" for the default */
+	char drop[128];		/* knobs the driver refused, left out (np_plan_opts.drop) */
+};
 
 /* Fill err (if non-NULL) and return code (a negative errno).  knob is static. */
 int np_err(struct np_error *err, int code, enum np_phase phase, const char *knob,

@@ -37,6 +37,34 @@ struct cli {
 	struct json_object *json_out;
 };
 
+/* The library's error, result and record objects, freed when the variable
+ * goes out of scope.  An error object that could not be made is NULL, which
+ * every library call takes (the failure is then reported by its code). */
+static inline void cli_error_freep(struct np_error **e)
+{
+	np_error_free(*e);
+}
+
+static inline void cli_result_freep(struct np_apply_result **r)
+{
+	np_apply_result_free(*r);
+}
+
+static inline void cli_active_freep(struct np_active **a)
+{
+	np_active_free(*a);
+}
+
+#define CLI_ERROR(name) \
+	struct np_error *name __attribute__((cleanup(cli_error_freep))) = np_error_new()
+#define CLI_RESULT(name) \
+	struct np_apply_result *name __attribute__((cleanup(cli_result_freep))) = \
+		np_apply_result_new()
+#define CLI_ACTIVE(name) \
+	struct np_active *name __attribute__((cleanup(cli_active_freep))) = NULL
+/* For a result object that could not be made. */
+int cli_out_of_memory(void);
+
 /* Print "netpolicy: DEV: msg" for a library error; return the exit code. */
 int cli_fail(const struct cli *c, const struct np_error *err);
 /* Print a usage error and return NP_EXIT_USAGE. */

@@ -35,11 +35,13 @@ static struct json_object *dropped_json(const struct np_apply_result *res)
 {
 	struct json_object *arr = json_object_new_array();
 
-	for (unsigned i = 0; i < res->n_dropped; i++) {
+	for (unsigned i = 0; i < np_apply_result_n_dropped(res); i++) {
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "knob", json_object_new_string(res->dropped[i].knob));
-		json_object_object_add(o, "reason", json_object_new_string(res->dropped[i].reason));
+		json_object_object_add(o, "knob",
+				       json_object_new_string(np_apply_result_dropped_knob(res, i)));
+		json_object_object_add(o, "reason",
+				       json_object_new_string(np_apply_result_dropped_reason(res, i)));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -50,7 +52,7 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 {
 	int rc = NP_EXIT_OK;
 
-	if (res->recovered && !c->quiet)
+	if (np_apply_result_recovered(res) && !c->quiet)
 		fprintf(stderr, "netpolicy: %s: rolled back an interrupted earlier run first\n",
 			c->device);
 	if (r < 0) {
@@ -59,36 +61,40 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 
 		/* One line: what failed, where, and what became of the device. */
 		np_error_format(err, buf, sizeof(buf));
-		if (err->step >= 0)
-			snprintf(step, sizeof(step), "step %d: ", err->step);
-		if (res->vanished) {
+		if (np_error_step(err) >= 0)
+			snprintf(step, sizeof(step), "step %d: ", np_error_step(err));
+		if (np_apply_result_vanished(res)) {
 			outcome = "the device disappeared; nothing is left to roll back";
 			rc = NP_EXIT_ERROR;
-		} else if (res->rollback_incomplete) {
+		} else if (np_apply_result_rollback_incomplete(res)) {
 			outcome = "rollback INCOMPLETE";
 			rc = NP_EXIT_ROLLBACK_FAILED;
-		} else if (res->rolled_back) {
+		} else if (np_apply_result_rolled_back(res)) {
 			outcome = "rolled back, the device is as it was";
 			rc = NP_EXIT_ROLLED_BACK;
 		} else {
 			outcome = NULL;
-			rc = err->phase == NP_PHASE_INPUT ? NP_EXIT_USAGE : NP_EXIT_ERROR;
+			rc = np_error_phase(err) == NP_PHASE_INPUT ? NP_EXIT_USAGE : NP_EXIT_ERROR;
 		}
-		if (res->rollback_incomplete)
+		if (np_apply_result_rollback_incomplete(res))
 			fprintf(stderr, "netpolicy: %s: %s%s; %s: %s; the journal is kept, "
 				"'netpolicy %s reset' retries\n", c->device, step, buf, outcome,
-				res->rollback_msg, c->device);
+				np_apply_result_rollback_msg(res), c->device);
 		else
 			fprintf(stderr, "netpolicy: %s: %s%s%s%s\n", c->device, step, buf,
 				outcome ? "; " : "", outcome ? outcome : "");
 	}
 	if (c->json) {
 		json_object_object_add(plan_json, "dry_run", json_object_new_boolean(0));
-		json_object_object_add(plan_json, "changed", json_object_new_boolean(res->changed));
-		json_object_object_add(plan_json, "writes", json_object_new_int64(res->n_writes));
-		json_object_object_add(plan_json, "rolled_back", json_object_new_boolean(res->rolled_back));
-		if (res->notes[0])
-			json_object_object_add(plan_json, "rounded", json_object_new_string(res->notes));
+		json_object_object_add(plan_json, "changed",
+				       json_object_new_boolean(np_apply_result_changed(res)));
+		json_object_object_add(plan_json, "writes",
+				       json_object_new_int64(np_apply_result_writes(res)));
+		json_object_object_add(plan_json, "rolled_back",
+				       json_object_new_boolean(np_apply_result_rolled_back(res)));
+		if (np_apply_result_notes(res)[0])
+			json_object_object_add(plan_json, "rounded",
+					       json_object_new_string(np_apply_result_notes(res)));
 		json_object_object_add(plan_json, "dropped", dropped_json(res));
 		if (r < 0) {
 			char buf[600];
@@ -98,18 +104,19 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		}
 		cli_emit_json(c, plan_json);
 	} else if (!c->quiet && r >= 0) {
-		if (!res->changed)
+		if (!np_apply_result_changed(res))
 			printf("%s: no changes\n", c->device);
 		else
 			render_plan(stdout, plan_json);
-		if (res->notes[0])
-			printf("note: %s\n", res->notes);
+		if (np_apply_result_notes(res)[0])
+			printf("note: %s\n", np_apply_result_notes(res));
 	}
 	/* what the driver refused and the apply left out: said even with
 	 * --quiet, since the device is not quite at the policy */
-	for (unsigned i = 0; !c->json && i < res->n_dropped; i++)
+	for (unsigned i = 0; !c->json && i < np_apply_result_n_dropped(res); i++)
 		fprintf(r >= 0 ? stdout : stderr, "%s: dropped %s (the driver refused it: %s)\n",
-			c->device, res->dropped[i].knob, res->dropped[i].reason);
+			c->device, np_apply_result_dropped_knob(res, i),
+			np_apply_result_dropped_reason(res, i));
 	return rc;
 }
 
@@ -126,21 +133,25 @@ int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
 
 int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_plan_opts *opts)
 {
-	struct np_apply_result res;
+	CLI_RESULT(res);
+	/* made before the apply: a revert must not depend on memory */
+	CLI_RESULT(undo);
 	struct json_object *obj = NULL;
 	struct np_plan *plan = NULL;
-	struct np_error err;
+	CLI_ERROR(err);
 	int r, rc;
 
-	np_error_clear(&err);
+	if (!res || !undo)
+		return cli_out_of_memory();
+	np_error_clear(err);
 	r = np_apply_policy(c->ctx, c->device, policy, opts,
 			    (c->confirm ? NP_APPLY_TENTATIVE : 0) | (c->strict ? NP_APPLY_STRICT : 0),
-			    &plan, &res, &err);
+			    &plan, res, err);
 	if (!plan) {	/* failed before there was a plan: nothing was touched */
 		char buf[600];
 
-		rc = cli_fail(c, &err);
-		return cli_device_failed(c, policy, rc, np_error_format(&err, buf, sizeof(buf)));
+		rc = cli_fail(c, err);
+		return cli_device_failed(c, policy, rc, np_error_format(err, buf, sizeof(buf)));
 	}
 	if (np_plan_to_json(plan, &obj) < 0) {
 		np_plan_free(plan);
@@ -148,12 +159,10 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 		return NP_EXIT_ERROR;
 	}
 	np_plan_free(plan);
-	if (r >= 0 && c->confirm && res.changed) {
-		if (cli_spawn_watchdog(c, res.token) < 0) {
+	if (r >= 0 && c->confirm && np_apply_result_changed(res)) {
+		if (cli_spawn_watchdog(c, np_apply_result_token(res)) < 0) {
 			/* Without a watchdog the promise cannot be kept: undo now. */
-			struct np_apply_result undo;
-
-			np_revert_tentative(c->ctx, c->device, res.token, &undo, &err);
+			np_revert_tentative(c->ctx, c->device, np_apply_result_token(res), undo, err);
 			fprintf(stderr, "netpolicy: %s: cannot start the --confirm watchdog; "
 				"change rolled back\n", c->device);
 			json_object_put(obj);
@@ -164,27 +173,29 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 			fprintf(stderr, "netpolicy: %s: tentative: run 'netpolicy %s confirm' within %d s "
 				"or it is rolled back\n", c->device, c->device, c->confirm);
 	}
-	rc = cli_apply_report(c, obj, r, &res, &err);
+	rc = cli_apply_report(c, obj, r, res, err);
 	json_object_put(obj);
 	return rc;
 }
 
 int cmd_reset(struct cli *c)
 {
-	struct np_apply_result res;
+	CLI_RESULT(res);
 	struct json_object *obj = NULL;
 	struct np_plan *plan = NULL;
-	struct np_error err;
+	CLI_ERROR(err);
 	int r, rc;
 
 	if (c->argc > 0)
 		return cli_usage_error("reset: unexpected argument '%s'", c->argv[0]);
-	np_error_clear(&err);
+	if (!res)
+		return cli_out_of_memory();
+	np_error_clear(err);
 	/* a dry run only plans; a reset plans and applies from one read */
 	if (c->dry_run)
-		r = np_reset_plan(c->ctx, c->device, &plan, &err);
+		r = np_reset_plan(c->ctx, c->device, &plan, err);
 	else
-		r = np_reset(c->ctx, c->device, 0, &plan, &res, &err);
+		r = np_reset(c->ctx, c->device, 0, &plan, res, err);
 	if ((r == -ENOENT && c->dry_run) || (r >= 0 && !plan)) {
 		/* Nothing saved: the device is as netpolicy found it. */
 		if (c->json) {
@@ -201,7 +212,7 @@ int cmd_reset(struct cli *c)
 		return NP_EXIT_OK;
 	}
 	if (!plan)	/* failed before anything was written */
-		return cli_fail(c, &err);
+		return cli_fail(c, err);
 	if (np_plan_to_json(plan, &obj) < 0) {
 		np_plan_free(plan);
 		return NP_EXIT_ERROR;
@@ -210,7 +221,7 @@ int cmd_reset(struct cli *c)
 	if (c->dry_run)
 		rc = cli_print_dry_run(c, obj);
 	else
-		rc = cli_apply_report(c, obj, r, &res, &err);
+		rc = cli_apply_report(c, obj, r, res, err);
 	json_object_put(obj);
 	np_plan_free(plan);
 	return rc;
@@ -219,19 +230,21 @@ int cmd_reset(struct cli *c)
 /* Before anything else on a device: finish what a killed netpolicy left. */
 int cli_recover(struct cli *c)
 {
-	struct np_apply_result res;
-	struct np_error err;
+	CLI_RESULT(res);
+	CLI_ERROR(err);
 	int r;
 
-	np_error_clear(&err);
-	r = np_recover(c->ctx, c->device, &res, &err);
-	if (res.recovered && !c->quiet)
+	if (!res)
+		return cli_out_of_memory();
+	np_error_clear(err);
+	r = np_recover(c->ctx, c->device, res, err);
+	if (np_apply_result_recovered(res) && !c->quiet)
 		fprintf(stderr, "netpolicy: %s: an interrupted earlier run was rolled back%s\n",
 			c->device, r < 0 ? " incompletely" : "");
 	if (r < 0 && r != -ENODEV) {
 		char buf[600];
 
-		np_error_format(&err, buf, sizeof(buf));
+		np_error_format(err, buf, sizeof(buf));
 		fprintf(stderr, "netpolicy: %s: recovery: %s\n", c->device, buf);
 		return NP_EXIT_ROLLBACK_FAILED;
 	}

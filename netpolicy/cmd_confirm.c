@@ -71,8 +71,8 @@ int cli_spawn_watchdog(struct cli *c, unsigned long long token)
 /* The watchdog: netpolicy DEVICE __revert TOKEN SECONDS */
 int cmd_revert(struct cli *c)
 {
-	struct np_apply_result res;
-	struct np_error err;
+	CLI_RESULT(res);
+	CLI_ERROR(err);
 	struct timespec ts;
 	unsigned long long token;
 	char *end;
@@ -80,6 +80,8 @@ int cmd_revert(struct cli *c)
 
 	if (c->argc != 2)
 		return NP_EXIT_USAGE;
+	if (!res)
+		return cli_out_of_memory();
 	token = strtoull(c->argv[0], &end, 10);
 	if (*end)
 		return NP_EXIT_USAGE;
@@ -90,21 +92,22 @@ int cmd_revert(struct cli *c)
 	ts.tv_nsec = 0;
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-	np_error_clear(&err);
-	if (np_revert_tentative(c->ctx, c->device, token, &res, &err) < 0)
-		return res.rollback_incomplete ? NP_EXIT_ROLLBACK_FAILED : NP_EXIT_ERROR;
+	np_error_clear(err);
+	if (np_revert_tentative(c->ctx, c->device, token, res, err) < 0)
+		return np_apply_result_rollback_incomplete(res) ? NP_EXIT_ROLLBACK_FAILED :
+								   NP_EXIT_ERROR;
 	return NP_EXIT_OK;
 }
 
 int cmd_confirm(struct cli *c)
 {
-	struct np_error err;
+	CLI_ERROR(err);
 
 	if (c->argc > 0)
 		return cli_usage_error("confirm: unexpected argument '%s'", c->argv[0]);
-	np_error_clear(&err);
-	if (np_confirm(c->ctx, c->device, &err) < 0)
-		return cli_fail(c, &err);
+	np_error_clear(err);
+	if (np_confirm(c->ctx, c->device, err) < 0)
+		return cli_fail(c, err);
 	if (c->json) {
 		struct json_object *o = json_object_new_object();
 

@@ -39,21 +39,21 @@ int cmd_plan(struct cli *c)
 	struct json_object *doc = NULL, *devs = NULL;
 	struct np_config *cfg = NULL;
 	const char *only = NULL;
-	struct np_error err;
+	CLI_ERROR(err);
 	bool changed = false;
 	size_t idx;
 	int rc = NP_EXIT_OK;
 
 	if (c->argc > 1)
 		return cli_usage_error("plan: unexpected argument '%s'", c->argv[1]);
-	np_error_clear(&err);
+	np_error_clear(err);
 	if (c->argc == 1) {
 		only = c->argv[0];
-		if (np_ifname_validate(only, &err) < 0)
-			return cli_fail(c, &err);
+		if (np_ifname_validate(only, err) < 0)
+			return cli_fail(c, err);
 	}
-	if (np_config_load(c->ctx, c->config, &cfg, &err) < 0)
-		return cli_fail(c, &err);
+	if (np_config_load(c->ctx, c->config, &cfg, err) < 0)
+		return cli_fail(c, err);
 	/* udev starts the unit for every new device: one that is not
 	 * configured is not an error, but a typed name deserves a word. */
 	if (only && np_config_find(cfg, only, &idx) < 0 && !c->quiet)
@@ -73,8 +73,8 @@ int cmd_plan(struct cli *c)
 			continue;
 		c->device = np_config_ifname(cfg, i);
 		/* the configuration was validated: the name is known */
-		if (np_policy_lookup(name, &policy, &err) < 0)
-			r = cli_fail(c, &err);
+		if (np_policy_lookup(name, &policy, err) < 0)
+			r = cli_fail(c, err);
 		else
 			r = cli_set_device(c, policy, np_config_cpus(cfg, i));
 		if (devs && finish_entry(c, devs, before, name, r))

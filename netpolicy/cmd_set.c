@@ -11,22 +11,22 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cp
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct json_object *obj = NULL;
-	struct np_error err;
+	CLI_ERROR(err);
 	int rc;
 
-	np_error_clear(&err);
+	np_error_clear(err);
 	/* even a dry run must plan from the device as netpolicy left it */
 	if (cli_recover(c) != NP_EXIT_OK)
 		return cli_device_failed(c, policy, NP_EXIT_ROLLBACK_FAILED,
 				     "recovery of an interrupted earlier run failed");
 	if (!c->dry_run)
 		return cli_apply(c, policy, &opts);
-	if (np_discover(c->ctx, c->device, &st, &err) < 0 ||
-	    np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0) {
+	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
+	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {
 		char buf[600];
 
-		rc = cli_device_failed(c, policy, cli_fail(c, &err),
-				   np_error_format(&err, buf, sizeof(buf)));
+		rc = cli_device_failed(c, policy, cli_fail(c, err),
+				   np_error_format(err, buf, sizeof(buf)));
 		goto out;
 	}
 	if (np_plan_to_json(plan, &obj) < 0) {
@@ -45,15 +45,15 @@ out:
 int cmd_set(struct cli *c)
 {
 	const struct np_policy *policy;
-	struct np_error err;
+	CLI_ERROR(err);
 
 	if (c->argc < 1)
 		return cli_usage_error("set: which policy? (see 'netpolicy policies')");
 	if (c->argc > 1)
 		return cli_usage_error("set: unexpected argument '%s'", c->argv[1]);
-	np_error_clear(&err);
-	if (np_policy_lookup(c->argv[0], &policy, &err) < 0)
-		return cli_fail(c, &err);
+	np_error_clear(err);
+	if (np_policy_lookup(c->argv[0], &policy, err) < 0)
+		return cli_fail(c, err);
 	return cli_set_device(c, policy, c->cpus);
 }
 
@@ -65,40 +65,40 @@ int cmd_check(struct cli *c)
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct json_object *obj = NULL;
-	struct np_error err;
-	struct np_active active;
+	CLI_ERROR(err);
+	CLI_ACTIVE(active);
 	const char *name;
 	int rc;
 
 	if (c->argc > 1)
 		return cli_usage_error("check: unexpected argument '%s'", c->argv[1]);
-	np_error_clear(&err);
-	if (np_active_policy(c->ctx, c->device, &active, &err) < 0)
-		return cli_fail(c, &err);
+	np_error_clear(err);
+	if (np_active_policy(c->ctx, c->device, &active, err) < 0)
+		return cli_fail(c, err);
 	if (c->argc == 1) {
 		name = c->argv[0];
 	} else {
-		if (!active.policy[0]) {
+		if (!np_active_name(active)[0]) {
 			fprintf(stderr, "netpolicy: %s: no policy applied by netpolicy; name one: "
 				"'netpolicy %s check POLICY'\n", c->device, c->device);
 			return NP_EXIT_USAGE;
 		}
-		name = active.policy;
-		if (!opts.cpus && active.cpus[0])
-			opts.cpus = active.cpus;
+		name = np_active_name(active);
+		if (!opts.cpus && np_active_cpus(active)[0])
+			opts.cpus = np_active_cpus(active);
 	}
 	/* What the driver refused when this policy was applied was left out
 	 * on purpose: not drift. */
-	if (active.drop[0] && !strcmp(name, active.policy) &&
-	    !strcmp(opts.cpus ? opts.cpus : "", active.cpus))
-		opts.drop = active.drop;
-	if (np_policy_lookup(name, &policy, &err) < 0)
-		return cli_fail(c, &err);
+	if (np_active_drop(active)[0] && !strcmp(name, np_active_name(active)) &&
+	    !strcmp(opts.cpus ? opts.cpus : "", np_active_cpus(active)))
+		opts.drop = np_active_drop(active);
+	if (np_policy_lookup(name, &policy, err) < 0)
+		return cli_fail(c, err);
 	if (cli_recover(c) != NP_EXIT_OK)
 		return NP_EXIT_ROLLBACK_FAILED;
-	if (np_discover(c->ctx, c->device, &st, &err) < 0 ||
-	    np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0) {
-		rc = cli_fail(c, &err);
+	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
+	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {
+		rc = cli_fail(c, err);
 		goto out;
 	}
 	rc = np_plan_n_steps(plan) ? NP_EXIT_DRIFT : NP_EXIT_OK;

@@ -9,21 +9,25 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 {
 	const struct np_policy *policy;
 	struct np_plan *plan = NULL;
-	struct np_active active;
+	CLI_ACTIVE(active);
 	struct np_plan_opts opts = {};
-	struct np_error err;
+	CLI_ERROR(err);
+	const char *name, *cpus;
 
-	np_error_clear(&err);
-	if (np_active_policy(c->ctx, np_state_ifname(st), &active, &err) < 0 || !active.policy[0] ||
-	    np_policy_lookup(active.policy, &policy, &err) < 0) {
+	np_error_clear(err);
+	if (np_active_policy(c->ctx, np_state_ifname(st), &active, err) < 0 ||
+	    !np_active_name(active)[0] ||
+	    np_policy_lookup(np_active_name(active), &policy, err) < 0) {
 		json_object_object_add(obj, "policy", NULL);
 		json_object_object_add(obj, "drift", NULL);
 		return;
 	}
-	json_object_object_add(obj, "policy", json_object_new_string(active.policy));
-	json_object_object_add(obj, "policy_cpus", active.cpus[0] ? json_object_new_string(active.cpus) : NULL);
-	opts.cpus = active.cpus[0] ? active.cpus : NULL;
-	if (np_plan_compute(c->ctx, policy, &opts, st, &plan, &err) < 0)
+	name = np_active_name(active);
+	cpus = np_active_cpus(active);
+	json_object_object_add(obj, "policy", json_object_new_string(name));
+	json_object_object_add(obj, "policy_cpus", cpus[0] ? json_object_new_string(cpus) : NULL);
+	opts.cpus = cpus[0] ? cpus : NULL;
+	if (np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0)
 		json_object_object_add(obj, "drift", NULL);
 	else
 		json_object_object_add(obj, "drift", json_object_new_int64((int64_t)np_plan_n_steps(plan)));
@@ -49,20 +53,20 @@ static int show_one(struct cli *c, const char *ifname, struct json_object **ret,
 int cmd_show(struct cli *c)
 {
 	struct json_object *obj = NULL, *all;
-	struct np_error err;
+	CLI_ERROR(err);
 	char **names = NULL;
 	size_t n = 0;
 	int r, rc = NP_EXIT_OK;
 
 	if (c->argc > 0)
 		return cli_usage_error("show: unexpected argument '%s'", c->argv[0]);
-	np_error_clear(&err);
+	np_error_clear(err);
 	if (c->device) {
 		if (cli_recover(c) != NP_EXIT_OK)
 			return NP_EXIT_ROLLBACK_FAILED;
-		r = show_one(c, c->device, &obj, &err);
+		r = show_one(c, c->device, &obj, err);
 		if (r < 0)
-			return err.code ? cli_fail(c, &err) : NP_EXIT_ERROR;
+			return np_error_code(err) ? cli_fail(c, err) : NP_EXIT_ERROR;
 		if (c->json)
 			cli_print_json(obj);
 		else if (!c->quiet)
@@ -71,19 +75,19 @@ int cmd_show(struct cli *c)
 		return NP_EXIT_OK;
 	}
 
-	r = np_list_devices(c->ctx, &names, &n, &err);
+	r = np_list_devices(c->ctx, &names, &n, err);
 	if (r < 0)
-		return cli_fail(c, &err);
+		return cli_fail(c, err);
 	all = json_object_new_array();
 	for (size_t i = 0; i < n; i++) {
 		struct cli one = *c;
 
-		np_error_clear(&err);
+		np_error_clear(err);
 		one.device = names[i];
 		/* A device can go away between the listing and the read: report
 		 * it and go on with the others. */
-		if (show_one(c, names[i], &obj, &err) < 0) {
-			rc = cli_fail(&one, &err);
+		if (show_one(c, names[i], &obj, err) < 0) {
+			rc = cli_fail(&one, err);
 			continue;
 		}
 		if (c->json) {

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli.h"
+/* --root and the step hook are for tests, not API */
+#include "np_test_hooks.h"
 
 struct command {
 	const char *name;
@@ -70,16 +72,25 @@ int cli_usage_error(const char *fmt, ...)
 	return NP_EXIT_USAGE;
 }
 
+int cli_out_of_memory(void)
+{
+	fprintf(stderr, "netpolicy: out of memory\n");
+	return NP_EXIT_ERROR;
+}
+
 int cli_fail(const struct cli *c, const struct np_error *err)
 {
 	char buf[600];
 
-	np_error_format(err, buf, sizeof(buf));
+	if (err)
+		np_error_format(err, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "out of memory");
 	if (c->device)
 		fprintf(stderr, "netpolicy: %s: %s\n", c->device, buf);
 	else
 		fprintf(stderr, "netpolicy: %s\n", buf);
-	switch (err->phase) {
+	switch (np_error_phase(err)) {
 	case NP_PHASE_INPUT:
 		return NP_EXIT_USAGE;
 	default:
@@ -180,7 +191,7 @@ int main(int argc, char **argv)
 	};
 	const char *state_dir = NULL, *model = NULL, *root = NULL;
 	const struct command *cmd;
-	struct np_error err;
+	CLI_ERROR(err);
 	struct cli c = {};
 	char **words;
 	int nwords, opt, r;
@@ -240,20 +251,20 @@ int main(int argc, char **argv)
 	if (check_options(cmd, &c))
 		return NP_EXIT_USAGE;
 
-	np_error_clear(&err);
-	if (c.device && np_ifname_validate(c.device, &err) < 0)
-		return cli_fail(&c, &err);
-	r = np_ctx_new(&c.ctx, &err);
+	np_error_clear(err);
+	if (c.device && np_ifname_validate(c.device, err) < 0)
+		return cli_fail(&c, err);
+	r = np_ctx_new(&c.ctx, err);
 	if (r < 0)
-		return cli_fail(&c, &err);
+		return cli_fail(&c, err);
 	np_ctx_set_log(c.ctx, log_to_stderr, &c);
 	np_ctx_set_step_hook(c.ctx, on_step, &c);
 	c.state_dir = state_dir ? state_dir : "/run/netpolicy";
 	c.model = model;
-	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, &err) < 0) ||
-	    (model && np_ctx_set_model(c.ctx, model, &err) < 0) ||
-	    (root && np_ctx_set_root(c.ctx, root, &err) < 0)) {
-		r = cli_fail(&c, &err);
+	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, err) < 0) ||
+	    (model && np_ctx_set_model(c.ctx, model, err) < 0) ||
+	    (root && np_ctx_set_root(c.ctx, root, err) < 0)) {
+		r = cli_fail(&c, err);
 		np_ctx_free(c.ctx);
 		return r;
 	}

@@ -4,9 +4,30 @@
  * apply the plan atomically.
  *
  * Conventions: every function that can fail returns 0 or a negative errno
- * and, when given one, fills a caller-owned struct np_error.  Out-parameters
- * are written only on success.  Every *_free(NULL) is a no-op.  The library
- * never prints and never exits; diagnostics go through the log callback.
+ * and, when given one, fills an error object (struct np_error, made once
+ * with np_error_new).  Out-parameters are written only on success.  Every
+ * *_free(NULL) is a no-op.  The library never prints and never exits;
+ * diagnostics go through the log callback.
+ *
+ * ABI rule.  What this header declares is kept for the life of the soname:
+ *  - every type a caller could need to grow is opaque (contexts, states,
+ *    policies, plans, errors, apply results, the active record, configs) and
+ *    read through accessors; new information comes as new accessors;
+ *  - the few public structs (np_plan_opts) are filled by the caller, zeroed
+ *    first, and only ever gain members at their end behind a flag bit or a
+ *    version member that older callers leave 0;
+ *  - enums only gain values; an accessor returning an enum may return a
+ *    value the caller does not know, and the caller must accept that;
+ *  - a function's meaning never changes under its name: a changed behaviour
+ *    is a new function, and the old one stays (documented as superseded)
+ *    until the next soname bump;
+ *  - the JSON documents (np_*_to_json) follow netpolicy-model(5): members
+ *    are added, never renamed or retyped;
+ *  - nothing else is API: symbols not declared here are not exported.
+ * json-c in the ABI is deliberate: the *_to_json functions hand back a
+ * json_object the caller composes into its own document (the CLI adds
+ * members to a plan's), and json-c keeps its own ABI stable (libjson-c.so.5);
+ * a string would only be parsed again.
  */
 #ifndef NETPOLICY_NETPOLICY_H
 #define NETPOLICY_NETPOLICY_H
@@ -38,16 +59,23 @@ enum np_phase {
 	NP_PHASE_ROLLBACK,
 };
 
-struct np_error {
-	int code;		/* negative errno, 0 when no error */
-	enum np_phase phase;
-	const char *knob;	/* static string ("channels", "irq-affinity") or NULL */
-	int step;		/* index of the plan step, or -1 */
-	char msg[256];		/* netpolicy's words */
-	char extack[256];	/* the kernel's words, when it gave any */
-};
-
+/*
+ * An error: made once, before the work it describes, so that filling it
+ * never allocates (an out-of-memory failure is still reported).  Opaque, so
+ * it can grow.  Functions keep the first error given to them; clear it to
+ * reuse it.  The accessors take NULL (no error).
+ */
+struct np_error;
+NP_EXPORT struct np_error *np_error_new(void);	/* NULL when out of memory */
+NP_EXPORT void np_error_free(struct np_error *err);
 NP_EXPORT void np_error_clear(struct np_error *err);
+NP_EXPORT int np_error_code(const struct np_error *err);	/* negative errno, 0: none */
+NP_EXPORT enum np_phase np_error_phase(const struct np_error *err);
+/* "channels", "irq-affinity", ... or NULL; valid as long as the library is */
+NP_EXPORT const char *np_error_knob(const struct np_error *err);
+NP_EXPORT int np_error_step(const struct np_error *err);	/* plan step, or -1 */
+NP_EXPORT const char *np_error_message(const struct np_error *err);	/* ours, "" */
+NP_EXPORT const char *np_error_extack(const struct np_error *err);	/* the kernel's, "" */
 /* "channels: requested channel count exceeds maximum" style one-liner. */
 NP_EXPORT const char *np_error_format(const struct np_error *err, char *buf, size_t len);
 NP_EXPORT const char *np_phase_name(enum np_phase phase);
@@ -60,8 +88,6 @@ typedef void (*np_log_fn)(void *userdata, enum np_log_level level, const char *m
 NP_EXPORT int np_ctx_new(struct np_ctx **ret, struct np_error *err);
 NP_EXPORT void np_ctx_free(struct np_ctx *ctx);
 NP_EXPORT void np_ctx_set_log(struct np_ctx *ctx, np_log_fn fn, void *userdata);
-/* Read sysfs and procfs below DIR instead of "/" (fixture trees in tests). */
-NP_EXPORT int np_ctx_set_root(struct np_ctx *ctx, const char *dir, struct np_error *err);
 /* Where locks, journals and pristine snapshots live (default /run/netpolicy). */
 NP_EXPORT int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct np_error *err);
 /* Use the simulated backend with the machine model in FILE (JSON). */
@@ -109,26 +135,35 @@ NP_EXPORT int np_plan_to_json(const struct np_plan *plan, struct json_object **r
 
 /* --- apply, reset, recovery ------------------------------------------------ */
 
-#define NP_DROPPED_MAX 8
-
-struct np_apply_result {
-	bool changed;			/* the device was changed (and kept so) */
-	unsigned n_writes;		/* state-changing kernel calls made, rollback included */
-	bool rolled_back;		/* a failure was rolled back ... */
-	bool rollback_incomplete;	/* ... but the device still differs (journal kept) */
-	char rollback_msg[256];		/* what still differs, when incomplete */
-	bool recovered;			/* an interrupted earlier apply was rolled back first */
-	bool vanished;			/* the device disappeared: nothing left to roll back */
-	char notes[512];		/* values the driver rounded, "; "-separated */
-	/* Refinements the driver refused and the apply left out (not with
-	 * NP_APPLY_STRICT): the knob and the kernel's reason. */
-	unsigned n_dropped;
-	struct np_dropped {
-		char knob[16];
-		char reason[240];
-	} dropped[NP_DROPPED_MAX];
-	unsigned long long token;	/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
-};
+/* What an apply, reset, recovery or revert did: made by the caller
+ * (np_apply_result_new), filled by the call, read through accessors. */
+struct np_apply_result;
+NP_EXPORT struct np_apply_result *np_apply_result_new(void);	/* NULL: out of memory */
+NP_EXPORT void np_apply_result_free(struct np_apply_result *res);
+/* the device was changed (and kept so) */
+NP_EXPORT bool np_apply_result_changed(const struct np_apply_result *res);
+/* state-changing kernel calls made, rollback included */
+NP_EXPORT unsigned np_apply_result_writes(const struct np_apply_result *res);
+/* a failure was rolled back ... */
+NP_EXPORT bool np_apply_result_rolled_back(const struct np_apply_result *res);
+/* ... but the device still differs (journal kept), and what differs ("" if not) */
+NP_EXPORT bool np_apply_result_rollback_incomplete(const struct np_apply_result *res);
+NP_EXPORT const char *np_apply_result_rollback_msg(const struct np_apply_result *res);
+/* an interrupted earlier apply was rolled back first */
+NP_EXPORT bool np_apply_result_recovered(const struct np_apply_result *res);
+/* the device disappeared: nothing left to roll back */
+NP_EXPORT bool np_apply_result_vanished(const struct np_apply_result *res);
+/* values the driver rounded, "; "-separated, "" when none */
+NP_EXPORT const char *np_apply_result_notes(const struct np_apply_result *res);
+/* Refinements the driver refused and the apply left out (not with
+ * NP_APPLY_STRICT): how many, and for each (i < n) the knob and the
+ * kernel's reason; NULL for i out of range. */
+NP_EXPORT unsigned np_apply_result_n_dropped(const struct np_apply_result *res);
+NP_EXPORT const char *np_apply_result_dropped_knob(const struct np_apply_result *res, unsigned i);
+NP_EXPORT const char *np_apply_result_dropped_reason(const struct np_apply_result *res,
+						     unsigned i);
+/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
+NP_EXPORT unsigned long long np_apply_result_token(const struct np_apply_result *res);
 
 enum np_apply_flags {
 	/* Keep what is needed to undo this apply until np_confirm(); a revert
@@ -138,10 +173,6 @@ enum np_apply_flags {
 	 * one the policy could do without. */
 	NP_APPLY_STRICT = 1u << 1,
 };
-
-/* Called after each step that wrote to the device (progress, test hooks). */
-typedef void (*np_step_fn)(void *userdata, unsigned step, const char *knob, const char *what);
-NP_EXPORT void np_ctx_set_step_hook(struct np_ctx *ctx, np_step_fn fn, void *userdata);
 
 /*
  * Apply a plan: all of it or, on any failure, nothing (the device is rolled
@@ -180,14 +211,17 @@ NP_EXPORT int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_error
 NP_EXPORT int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 				  struct np_apply_result *res, struct np_error *err);
 
-/* What netpolicy last applied to the device: policy "" when none. */
-struct np_active {
-	char policy[32];
-	char cpus[256];		/* the --cpus it was planned with, "" for the default */
-	char drop[128];		/* knobs the driver refused, left out (np_plan_opts.drop) */
-};
-NP_EXPORT int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
+/* What netpolicy last applied to the device, a new object the caller frees. */
+struct np_active;
+NP_EXPORT int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active **ret,
 			       struct np_error *err);
+NP_EXPORT void np_active_free(struct np_active *active);
+/* the policy's name, "" when none */
+NP_EXPORT const char *np_active_name(const struct np_active *active);
+/* the --cpus it was planned with, "" for the default */
+NP_EXPORT const char *np_active_cpus(const struct np_active *active);
+/* knobs the driver refused, left out (np_plan_opts.drop), "" when none */
+NP_EXPORT const char *np_active_drop(const struct np_active *active);
 
 /* --- configuration ---------------------------------------------------------- */
 

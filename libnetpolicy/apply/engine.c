@@ -607,6 +607,9 @@ int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 	return r;
 }
 
+static int read_active(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
+		       struct np_error *err);
+
 struct np_plan_opts_buf {
 	struct np_plan_opts opts;
 	struct np_active active;
@@ -625,7 +628,7 @@ static const struct np_plan_opts *with_recorded_drops(struct np_ctx *ctx, const 
 	const char *cpus = opts && opts->cpus ? opts->cpus : "";
 
 	if ((flags & NP_APPLY_STRICT) || (opts && opts->drop) ||
-	    np_active_policy(ctx, ifname, a, NULL) < 0 || !a->drop[0] ||
+	    read_active(ctx, ifname, a, NULL) < 0 || !a->drop[0] ||
 	    strcmp(a->policy, policy->name) || strcmp(a->cpus, cpus))
 		return opts;
 	buf->opts = opts ? *opts : none;
@@ -839,8 +842,8 @@ out:
 	return r;
 }
 
-int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
-		     struct np_error *err)
+static int read_active(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
+		       struct np_error *err)
 {
 	char file[IFNAMSIZ + 16], text[460], *nl, *drop;
 	int dirfd, r;
@@ -872,5 +875,23 @@ int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active *r
 		memcpy(ret->cpus, nl, strlen(nl) + 1);
 	if (drop)
 		memcpy(ret->drop, drop, strlen(drop) + 1);
+	return 0;
+}
+
+int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active **ret,
+		     struct np_error *err)
+{
+	struct np_active *a;
+	int r;
+
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	r = read_active(ctx, ifname, a, err);
+	if (r < 0) {
+		free(a);
+		return r;
+	}
+	*ret = a;
 	return 0;
 }

@@ -2,9 +2,53 @@
 /* Errors are data: code, phase, knob, step and two texts, filled once. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "np_private.h"
+
+struct np_error *np_error_new(void)
+{
+	struct np_error *err = malloc(sizeof(*err));
+
+	np_error_clear(err);
+	return err;
+}
+
+void np_error_free(struct np_error *err)
+{
+	free(err);
+}
+
+int np_error_code(const struct np_error *err)
+{
+	return err ? err->code : 0;
+}
+
+enum np_phase np_error_phase(const struct np_error *err)
+{
+	return err ? err->phase : NP_PHASE_NONE;
+}
+
+const char *np_error_knob(const struct np_error *err)
+{
+	return err ? err->knob : NULL;
+}
+
+int np_error_step(const struct np_error *err)
+{
+	return err ? err->step : -1;
+}
+
+const char *np_error_message(const struct np_error *err)
+{
+	return err ? err->msg : "";
+}
+
+const char *np_error_extack(const struct np_error *err)
+{
+	return err ? err->extack : "";
+}
 
 void np_error_clear(struct np_error *err)
 {

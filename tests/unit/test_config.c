@@ -13,6 +13,8 @@
 #include <json-c/json.h>
 #include <netpolicy/netpolicy.h>
 
+/* struct np_error's members: the tests see what the API keeps opaque */
+#include "np_private.h"
 #include "tap.h"
 
 static char tmpdir[64], path[128];
