@@ -53,6 +53,10 @@ struct np_policy {
 int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 		   const struct np_state *st, struct np_plan *plan, struct np_error *err);
 
+/* plan_coalesce.c: the policy's coalescing, as far as the driver takes it. */
+void np_plan_coalesce(const struct np_policy *p, const struct np_state *st,
+		      struct np_plan *plan);
+
 /* plan_cpus.c: the CPUs a policy may give IRQs to, best first. */
 struct np_cpu_order {
 	unsigned n;		/* CPUs in order[] */

@@ -46,12 +46,14 @@ struct np_channels {
 	int err;
 	uint32_t rx, tx, other, combined;
 	uint32_t max_rx, max_tx, max_other, max_combined;
+	bool fixed;		/* reported, but the driver has no setter (probed) */
 };
 
 struct np_rings {
 	int err;
 	uint32_t rx, rx_mini, rx_jumbo, tx;
 	uint32_t max_rx, max_rx_mini, max_rx_jumbo, max_tx;
+	bool fixed;		/* reported, but the driver has no setter (probed) */
 };
 
 /* Same order as the ethtool netlink COALESCE attributes (RX_USECS = 0). */

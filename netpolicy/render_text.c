@@ -50,6 +50,16 @@ static bool section(FILE *out, struct json_object *dev, struct json_object *knob
 	return true;
 }
 
+/* Ends the line of a knob the driver reports but has no setter for. */
+static void render_settable(FILE *out, struct json_object *knob)
+{
+	struct json_object *v = get(knob, "settable");
+
+	if (v && !json_object_get_boolean(v))
+		fputs(" [read-only: the driver has no setter]", out);
+	fputc('\n', out);
+}
+
 static void render_channels(FILE *out, struct json_object *dev)
 {
 	static const char *const kinds[] = { "rx", "tx", "other", "combined" };
@@ -63,7 +73,7 @@ static void render_channels(FILE *out, struct json_object *dev)
 		fprintf(out, "%s%s %lld (max %lld)", i ? ", " : "", kinds[i],
 			(long long)num(ch, kinds[i]), (long long)num(ch, key));
 	}
-	fputc('\n', out);
+	render_settable(out, ch);
 }
 
 static void render_rings(FILE *out, struct json_object *dev)
@@ -83,7 +93,9 @@ static void render_rings(FILE *out, struct json_object *dev)
 			(long long)num(r, kinds[i]), (long long)num(r, key));
 		first = false;
 	}
-	fputs(first ? "no rings reported\n" : "\n", out);
+	if (first)
+		fputs("no rings reported", out);
+	render_settable(out, r);
 }
 
 static void render_coalesce(FILE *out, struct json_object *dev)

@@ -16,12 +16,14 @@
 #include "np_refuse.h"
 
 /* "Not supported" from any knob means the driver lacks the operation or the
- * field; "invalid argument" from coalescing means a value outside what the
- * driver takes (ixgbe and igb refuse tx-usecs while Rx and Tx share vectors,
- * igb usecs 4-9).  Other errors (EIO, EBUSY, ENOMEM...) are failures. */
+ * field; "invalid argument" (or mlx5's "out of range") from coalescing means
+ * a value outside what the driver takes (np_drivers.h: ixgbe and igb refuse
+ * tx-usecs while Rx and Tx share vectors, igb usecs 4-9).  Other errors
+ * (EIO, EBUSY, ENOMEM...) are failures. */
 static bool refusal(const char *knob, int code)
 {
-	return code == -EOPNOTSUPP || (code == -EINVAL && !strcmp(knob, "coalesce"));
+	return code == -EOPNOTSUPP ||
+	       ((code == -EINVAL || code == -ERANGE) && !strcmp(knob, "coalesce"));
 }
 
 bool np_refusal_drop(const struct np_policy *policy, unsigned flags, const char *knob,

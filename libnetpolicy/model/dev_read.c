@@ -36,6 +36,22 @@ static int read_link(struct json_object *o, const char *path, struct np_link *l,
 	return 0;
 }
 
+/* optional ("settable": false when the driver has no setter); older
+ * documents have none */
+static int read_settable(struct json_object *k, const char *p, bool *fixed, struct np_error *err)
+{
+	bool settable = true;
+
+	if (json_object_object_get_ex(k, "settable", NULL)) {
+		int r = np_j_get_bool(k, p, "settable", &settable, err);
+
+		if (r < 0)
+			return r;
+	}
+	*fixed = !settable;
+	return 1;
+}
+
 static int read_coalesce(struct json_object *o, const char *path, struct np_coalesce *c,
 			 struct np_error *err)
 {
@@ -383,12 +399,13 @@ static int read_dev(struct json_object *o, const char *path, const struct np_top
 	r = np_j_knob(o, path, "channels", &k, p, &d->channels.err, err);
 	if (r > 0)
 		r = np_j_get_u32_fields(k, p, &d->channels, np_channel_fields, NP_U32FIELDS,
-				   err);
+				   err) < 0 ? -EINVAL : read_settable(k, p, &d->channels.fixed, err);
 	if (r < 0)
 		return r;
 	r = np_j_knob(o, path, "rings", &k, p, &d->rings.err, err);
 	if (r > 0)
-		r = np_j_get_u32_fields(k, p, &d->rings, np_ring_fields, NP_U32FIELDS, err);
+		r = np_j_get_u32_fields(k, p, &d->rings, np_ring_fields, NP_U32FIELDS, err) < 0 ?
+			    -EINVAL : read_settable(k, p, &d->rings.fixed, err);
 	if (r < 0)
 		return r;
 	if ((r = read_coalesce(o, path, &d->coalesce, err)) < 0 ||

@@ -314,12 +314,18 @@ static struct json_object *dev_json(struct jw *w, const struct np_dev *d)
 
 	k = knob_new(w, d->channels.err);
 	if (!d->channels.err)
+	{
 		put_u32_fields(w, k, &d->channels, np_channel_fields, NP_U32FIELDS);
+		put_bool(w, k, "settable", !d->channels.fixed);
+	}
 	put(w, o, "channels", k);
 
 	k = knob_new(w, d->rings.err);
 	if (!d->rings.err)
+	{
 		put_u32_fields(w, k, &d->rings, np_ring_fields, NP_U32FIELDS);
+		put_bool(w, k, "settable", !d->rings.fixed);
+	}
 	put(w, o, "rings", k);
 
 	put(w, o, "coalesce", coalesce_json(w, &d->coalesce));

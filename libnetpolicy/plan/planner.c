@@ -11,30 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_drivers.h"
 #include "np_policy.h"
-
-/* Coalescing fields a driver implements with another meaning than ethtool's:
- * writing a policy value there would change something else. */
-static const struct {
-	const char *driver;
-	uint32_t skip;		/* bitmask of enum np_coal_field */
-	const char *why;
-} coal_quirks[] = {
-	/* virtio_net uses tx-frames as its napi_tx switch and accepts only 1
-	 * for rx-frames on 6.1 */
-	{ "virtio_net", (1u << NP_COAL_RX_FRAMES) | (1u << NP_COAL_TX_FRAMES),
-	  "virtio_net uses rx/tx-frames as switches, not moderation" },
-};
-
-static uint32_t coal_skip(const char *driver, const char **why)
-{
-	for (size_t i = 0; i < NP_ARRAY_SIZE(coal_quirks); i++)
-		if (!strcmp(coal_quirks[i].driver, driver)) {
-			*why = coal_quirks[i].why;
-			return coal_quirks[i].skip;
-		}
-	return 0;
-}
 
 static uint32_t roundup_pow2(uint32_t v)
 {
@@ -148,11 +126,15 @@ static int plan_channels(const struct np_policy *p, const struct np_plan_opts *o
 	struct np_dev *t = &plan->target->dev;
 	const struct np_channels *c = &st->dev.channels;
 	unsigned want = want_queues(p, st, o), nrx, ntx;
+	/* reported but not settable: vmxnet3 (np_drivers.h), or the probe */
+	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
 	const char *why = NULL;
 	int r = 0;
 
 	if (c->err)
 		why = unsupported(c->err);
+	else if (c->fixed || (drv && drv->no_set_channels))
+		why = "no channel setter in driver";
 	else if (opts && np_knob_listed(opts->drop, "channels"))
 		why = "refused (when this policy was applied) by";
 	if (why) {
@@ -344,60 +326,6 @@ static void plan_rps(const struct np_policy *p, const struct np_state *st,
 		plan->target->sys.rps_sock_flow_entries = p->rfs_entries;
 }
 
-static void plan_coalesce(const struct np_policy *p, const struct np_state *st,
-			  struct np_plan *plan)
-{
-	struct np_coalesce *c = &plan->target->dev.coalesce;
-	const char *quirk = NULL;
-	uint32_t skip = coal_skip(st->dev.driver, &quirk), missing = 0;
-	bool adaptive_rx = false, adaptive_tx = false;
-	uint32_t settable = c->supported & ~c->fixed;
-	char names[160] = "";
-
-	if (c->err) {
-		np_plan_note(plan, "coalesce", "%s %s", unsupported(c->err), st->dev.driver);
-		return;
-	}
-	if (p->adaptive) {
-		adaptive_rx = settable & (1u << NP_COAL_ADAPTIVE_RX);
-		adaptive_tx = settable & (1u << NP_COAL_ADAPTIVE_TX);
-		if (adaptive_rx)
-			c->val[NP_COAL_ADAPTIVE_RX] = 1;
-		if (adaptive_tx)
-			c->val[NP_COAL_ADAPTIVE_TX] = 1;
-	}
-	for (size_t i = 0; i < p->n_coal; i++) {
-		enum np_coal_field f = p->coal[i].field;
-		bool rx = f == NP_COAL_RX_USECS || f == NP_COAL_RX_FRAMES;
-		bool tx = f == NP_COAL_TX_USECS || f == NP_COAL_TX_FRAMES;
-
-		/* With adaptive moderation the driver picks these itself. */
-		if ((rx && adaptive_rx) || (tx && adaptive_tx))
-			continue;
-		if (skip & (1u << f))
-			continue;
-		if (!(settable & (1u << f))) {
-			missing |= 1u << f;
-			continue;
-		}
-		c->val[f] = p->coal[i].value;
-	}
-	if (missing) {
-		for (int f = 0; f < NP_COAL__COUNT; f++)
-			if (missing & (1u << f)) {
-				strncat(names, names[0] ? ", " : "", sizeof(names) - strlen(names) - 1);
-				strncat(names, np_coal_field_name(f), sizeof(names) - strlen(names) - 1);
-			}
-		np_plan_note(plan, "coalesce", "%s not supported by driver %s%s", names, st->dev.driver,
-			     missing & c->fixed ? " on this device" : "");
-	}
-	if (skip && quirk)
-		np_plan_note(plan, "coalesce", "%s: left alone", quirk);
-	if (p->adaptive && !adaptive_rx && !adaptive_tx)
-		np_plan_note(plan, "coalesce", "driver %s has no adaptive moderation: fixed values used",
-			     st->dev.driver);
-}
-
 static void plan_rings(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
 {
 	struct np_rings *r = &plan->target->dev.rings;
@@ -406,6 +334,10 @@ static void plan_rings(const struct np_policy *p, const struct np_state *st, str
 		return;
 	if (r->err) {
 		np_plan_note(plan, "rings", "%s %s", unsupported(r->err), st->dev.driver);
+		return;
+	}
+	if (r->fixed) {
+		np_plan_note(plan, "rings", "no ring setter in driver %s: sizes stay", st->dev.driver);
 		return;
 	}
 	if (r->max_rx)
@@ -509,7 +441,7 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	plan_features(st, plan);
 	plan_rss(st, nq, plan);
 	plan_rings(p, st, plan);
-	plan_coalesce(p, st, plan);
+	np_plan_coalesce(p, st, plan);
 	plan_napi(p, st, plan);
 	plan_irqs(st, &o, nq, plan);
 	r = plan_xps(st, &o, nq, plan);

@@ -21,6 +21,7 @@
 
 #include <json-c/json_object_iterator.h>
 
+#include "np_drivers.h"
 #include "np_serialize.h"
 
 enum op {
@@ -71,6 +72,9 @@ struct model {
 	struct fault *faults;
 	size_t n_faults;
 	uint64_t calls[OP__COUNT];	/* counted only for ops that have faults */
+	/* "driver_rules": false: the model's devices take whatever their
+	 * ethtool data allows, not what np_drivers.h says the driver does */
+	bool no_driver_rules;
 };
 
 struct sim {
@@ -358,6 +362,11 @@ static int parse_model(const char *text, struct model *m, struct np_error *err)
 	r = parse_devices(m, devs, err);
 	if (r < 0)
 		return r;
+	if (json_object_object_get_ex(m->root, "driver_rules", &v)) {
+		if (!json_object_is_type(v, json_type_boolean))
+			return mbad(err, "driver_rules", "expected true or false");
+		m->no_driver_rules = !json_object_get_boolean(v);
+	}
 	return parse_faults(m, err);
 }
 
@@ -692,6 +701,13 @@ static void lowest_only(struct np_cpumask *m)
 
 /* --- discover and list ------------------------------------------------------- */
 
+static bool no_channel_setter(const struct sim *s, const struct np_dev *d)
+{
+	const struct np_driver *drv = np_driver_lookup(d->driver);
+
+	return d->channels.fixed || (!s->m.no_driver_rules && drv && drv->no_set_channels);
+}
+
 static int sim_discover(struct np_backend *be, const char *ifname, struct np_state *st,
 			struct np_error *err)
 {
@@ -709,6 +725,9 @@ static int sim_discover(struct np_backend *be, const char *ifname, struct np_sta
 		return finish(s, np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory"), err);
 	}
 	tmp.sys = s->m.sys;
+	/* what the kernel backend's settability probe finds on such a driver */
+	if (no_channel_setter(s, &tmp.dev))
+		tmp.dev.channels.fixed = true;
 	np_state_clear(st);
 	*st = tmp;
 	return finish(s, 0, err);
@@ -857,6 +876,9 @@ static int channels(struct sim *s, struct call *c, const struct np_channels *wan
 
 	if (n.err)
 		return fail(err, c->phase, c->knob, n.err, NULL);
+	/* the ethtool core checks for the setter before anything else */
+	if (no_channel_setter(s, d))
+		return fail(err, c->phase, c->knob, -EOPNOTSUPP, NULL);
 	if (want->rx > n.max_rx || want->tx > n.max_tx || want->other > n.max_other ||
 	    want->combined > n.max_combined)
 		return fail(err, c->phase, c->knob, -EINVAL, "requested channel count exceeds maximum");
@@ -933,6 +955,8 @@ static int rings(struct sim *s, struct call *c, const struct np_rings *want, str
 
 	if (n->err)
 		return fail(err, c->phase, c->knob, n->err, NULL);
+	if (n->fixed)
+		return fail(err, c->phase, c->knob, -EOPNOTSUPP, NULL);
 	if (want->rx > n->max_rx || want->rx_mini > n->max_rx_mini ||
 	    want->rx_jumbo > n->max_rx_jumbo || want->tx > n->max_tx)
 		return fail(err, c->phase, c->knob, -EINVAL, "requested ring size exceeds maximum");
@@ -996,7 +1020,22 @@ static int coalesce(struct sim *s, struct call *c, const struct np_coalesce *wan
 			val[f] &= ~3u;
 		same = same && val[f] == n->val[f];
 	}
-	if (same || fault_is(c, MODE_IGNORE))
+	if (same)
+		return 0;	/* ethnl_set_coalesce() does not call the driver */
+	if (!s->m.no_driver_rules) {
+		/* the driver sees every field, the ones not sent at their
+		 * current values, and checks them all */
+		struct np_coalesce all = *n;
+		char why[200];
+		int r;
+
+		memcpy(all.val, val, sizeof(val));
+		r = np_driver_coal_check(np_driver_lookup(c->dev->driver), c->dev, &all, n->supported,
+					 why, sizeof(why));
+		if (r < 0)
+			return fail(err, c->phase, c->knob, r, why);
+	}
+	if (fault_is(c, MODE_IGNORE))
 		return 0;
 	memcpy(n->val, val, sizeof(val));
 	s->dirty = true;

@@ -62,5 +62,10 @@ int np_ethnl_read(struct np_ethnl *nl, struct np_dev *dev, struct np_error *err)
 	if (r < 0)
 		return r;
 	r = np_ethnl_read_rss(nl, ifname, &dev->rss);
-	return knob_done(nl, dev, r, &dev->rss.err, "RSS table", err);
+	r = knob_done(nl, dev, r, &dev->rss.err, "RSS table", err);
+	if (r < 0)
+		return r;
+	np_ethnl_probe(nl, dev);
+	return nl->sock_err ? np_err(err, nl->sock_err, NP_PHASE_DISCOVER, NULL,
+				     "ethtool netlink socket: %s", strerror(-nl->sock_err)) : 0;
 }

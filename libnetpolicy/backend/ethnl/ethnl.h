@@ -78,6 +78,9 @@ int np_ethnl_read_link(struct np_ethnl *nl, const char *ifname, struct np_link *
 int np_ethnl_parse_linkmodes(const void *msg, size_t len, struct np_link *l);
 int np_ethnl_parse_linkstate(const void *msg, size_t len, struct np_link *l);
 
+/* probe.c: which reported knobs the driver has no setter for (no-op SETs) */
+void np_ethnl_probe(struct np_ethnl *nl, struct np_dev *dev);
+
 int np_ethnl_read_channels(struct np_ethnl *nl, const char *ifname, struct np_channels *ret);
 int np_ethnl_parse_channels(const void *msg, size_t len, struct np_channels *c);
 

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The driver table (np_drivers.h).  Every fact cites the driver file and
+ * function it was read from (mainline, checked against what Debian's 6.1
+ * has where the lab can run the driver).  Only facts read in the source
+ * are here; a driver's other behaviour is the generic one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "np_drivers.h"
+
+#define B(f) NP_COAL_BIT(NP_COAL_##f)
+#define N(a) a, (sizeof(a) / sizeof((a)[0]))
+
+/* --- ixgbe: drivers/net/ethernet/intel/ixgbe/ixgbe_ethtool.c ---------------
+ * ixgbe_set_coalesce(): -EINVAL for any tx-usecs while q_vector[0] carries
+ * both Rx and Tx rings (the default "TxRx-N" vectors); -EINVAL for usecs
+ * above IXGBE_MAX_EITR >> 2 = 1022; rx-usecs 1 keeps rx_itr_setting 1, the
+ * dynamic ITR (starting at IXGBE_20K_ITR, adapted by ixgbe_update_itr());
+ * 0 turns moderation off.  ixgbe_update_rsc(): an rx_itr_setting other than
+ * 1 and at most IXGBE_MIN_RSC_ITR (rx-usecs 0 and 2-6) disables RSC while
+ * LRO is on, and ixgbe_set_coalesce() then resets the adapter
+ * (ixgbe_do_reset()).  ixgbe_get_coalesce() reports tx-usecs 0 while
+ * vectors are shared.  ixgbe_main.c ixgbe_request_msix_irqs(): vectors
+ * "<ifname>-TxRx-<n>"; ixgbe_set_channels() -> ixgbe_setup_tc() frees and
+ * re-requests them (affinity back to the driver's hint) and
+ * ixgbe_configure_tx_ring() sets XPS again from the vectors. */
+static const struct np_coal_range ixgbe_ranges[] = {
+	{ NP_COAL_RX_USECS, 0, 1022, -EINVAL },
+	{ NP_COAL_TX_USECS, 0, 1022, -EINVAL },
+};
+static const struct np_coal_special ixgbe_specials[] = {
+	{ NP_COAL_RX_USECS, 0, NP_COAL_MODE_OFF, "moderation off",
+	  "with LRO on, disables RSC (hardware LRO) and resets the adapter (ixgbe_update_rsc)" },
+	{ NP_COAL_RX_USECS, 1, NP_COAL_MODE_ADAPTIVE, "dynamic ITR", NULL },
+	{ NP_COAL_TX_USECS, 1, NP_COAL_MODE_ADAPTIVE, "dynamic ITR", NULL },
+};
+
+/* --- igb: drivers/net/ethernet/intel/igb/igb_ethtool.c ---------------------
+ * igb_set_coalesce(): rx- and tx-usecs above IGB_MAX_ITR_USECS (10000),
+ * between 4 and IGB_MIN_ITR_USECS - 1 (9), or 2: -EINVAL; tx-usecs while
+ * IGB_FLAG_QUEUE_PAIRS (Rx and Tx share vectors): -EINVAL.  Values 1-3 are
+ * kept as the ITR setting itself: 1 dynamic, 3 dynamic "conservative" (the
+ * default, IGB_DEFAULT_ITR in igb.h); 0 turns moderation off and DMA
+ * coalescing with it.  igb_main.c igb_request_msix(): "<ifname>-TxRx-<n>"
+ * (paired) or "<ifname>-rx-<n>"/"-tx-<n>"; igb_set_channels() ->
+ * igb_reinit_queues() rebuilds the interrupt scheme (IRQs re-requested). */
+static const struct np_coal_range igb_ranges[] = {
+	{ NP_COAL_RX_USECS, 10, 10000, -EINVAL },
+	{ NP_COAL_TX_USECS, 10, 10000, -EINVAL },
+};
+static const struct np_coal_special igb_specials[] = {
+	{ NP_COAL_RX_USECS, 0, NP_COAL_MODE_OFF, "moderation off",
+	  "disables DMA coalescing (igb_set_coalesce)" },
+	{ NP_COAL_RX_USECS, 1, NP_COAL_MODE_ADAPTIVE, "dynamic ITR", NULL },
+	{ NP_COAL_RX_USECS, 3, NP_COAL_MODE_ADAPTIVE, "dynamic conservative ITR", NULL },
+	{ NP_COAL_TX_USECS, 0, NP_COAL_MODE_OFF, "moderation off", NULL },
+	{ NP_COAL_TX_USECS, 1, NP_COAL_MODE_ADAPTIVE, "dynamic ITR", NULL },
+	{ NP_COAL_TX_USECS, 3, NP_COAL_MODE_ADAPTIVE, "dynamic conservative ITR", NULL },
+};
+
+/* --- e1000e: drivers/net/ethernet/intel/e1000e/ethtool.c -------------------
+ * e1000_set_coalesce(): rx-usecs above E1000_MAX_ITR_USECS (10000), between
+ * 5 and E1000_MIN_ITR_USECS - 1 (9), or 2: -EINVAL; 0 off, 1 dynamic, 3
+ * dynamic conservative (the default), 4 simplified balancing.  No
+ * get/set_channels (the lab: "Operation not supported").  netdev.c
+ * e1000_request_msix(): "<ifname>-rx-0", "<ifname>-tx-0", "<ifname>". */
+static const struct np_coal_range e1000e_ranges[] = {
+	{ NP_COAL_RX_USECS, 10, 10000, -EINVAL },
+};
+static const struct np_coal_special e1000e_specials[] = {
+	{ NP_COAL_RX_USECS, 0, NP_COAL_MODE_OFF, "moderation off", NULL },
+	{ NP_COAL_RX_USECS, 1, NP_COAL_MODE_ADAPTIVE, "dynamic ITR", NULL },
+	{ NP_COAL_RX_USECS, 3, NP_COAL_MODE_ADAPTIVE, "dynamic conservative ITR", NULL },
+	{ NP_COAL_RX_USECS, 4, NP_COAL_MODE_OTHER, "simplified balancing ITR", NULL },
+};
+
+/* --- i40e: drivers/net/ethernet/intel/i40e/i40e_ethtool.c ------------------
+ * __i40e_set_coalesce() / i40e_set_itr_per_queue(): usecs above I40E_MAX_ITR
+ * (8160): -EINVAL "rx-usecs range is 0-8160"; rx-usecs-high above
+ * INTRL_REG_TO_USEC(I40E_MAX_INTRL) (236): -EINVAL; a usecs value that
+ * differs from the current one while adaptive stays on: -EINVAL.
+ * i40e_main.c i40e_vsi_request_irq_msix(): "i40e-<ifname>-TxRx-<n>". */
+static const struct np_coal_range i40e_ranges[] = {
+	{ NP_COAL_RX_USECS, 0, 8160, -EINVAL },
+	{ NP_COAL_TX_USECS, 0, 8160, -EINVAL },
+	{ NP_COAL_RX_USECS_HIGH, 0, 236, -EINVAL },
+};
+
+/* --- ice: drivers/net/ethernet/intel/ice/ice_ethtool.c ---------------------
+ * ice_set_rc_coalesce(): usecs above ICE_ITR_MAX (8160): -EINVAL; usecs
+ * changed while adaptive-rx/tx stays on: -EINVAL; rx-usecs-high above
+ * ICE_MAX_INTRL (236): -EINVAL.  ice_lib.c ice_vsi_req_irq_msix():
+ * "ice-<ifname>-TxRx-<n>". */
+static const struct np_coal_range ice_ranges[] = {
+	{ NP_COAL_RX_USECS, 0, 8160, -EINVAL },
+	{ NP_COAL_TX_USECS, 0, 8160, -EINVAL },
+	{ NP_COAL_RX_USECS_HIGH, 0, 236, -EINVAL },
+};
+
+/* --- mlx5_core: drivers/net/ethernet/mellanox/mlx5/core/en_ethtool.c -------
+ * mlx5e_ethtool_set_coalesce(): usecs above MLX5E_MAX_COAL_TIME
+ * (MLX5_MAX_CQ_PERIOD, 4095) or frames above MLX5E_MAX_COAL_FRAMES
+ * (MLX5_MAX_CQ_COUNT, 65535): -ERANGE; a device without cq_moderation:
+ * -EOPNOTSUPP.  IRQs "mlx5_comp<n>@pci:<BDF>" belong to the completion EQs
+ * made at probe (pci_irq.c), so a channel change keeps them; en_main.c
+ * mlx5e_open_channels() sets the default XPS again. */
+static const struct np_coal_range mlx5_ranges[] = {
+	{ NP_COAL_RX_USECS, 0, 4095, -ERANGE },
+	{ NP_COAL_TX_USECS, 0, 4095, -ERANGE },
+	{ NP_COAL_RX_FRAMES, 0, 65535, -ERANGE },
+	{ NP_COAL_TX_FRAMES, 0, 65535, -ERANGE },
+};
+
+/* --- virtio_net: drivers/net/virtio_net.c ----------------------------------
+ * virtnet_set_coalesce() (6.1): tx-frames is the napi_tx switch and
+ * rx-frames must stay 1; the device takes usecs only with
+ * VIRTIO_NET_F_NOTF_COAL (backend/quirks.c reads the feature bits).
+ * virtnet_set_channels() -> virtnet_set_affinity(): IRQ affinity hints and
+ * XPS set again for the new queue count.  IRQs "virtio<N>-input.<q>" and
+ * "virtio<N>-output.<q>" (vp_find_vqs_msix()). */
+
+static const struct np_driver drivers[] = {
+	{
+		.name = "ixgbe", .ethtool_file = "drivers/net/ethernet/intel/ixgbe/ixgbe_ethtool.c",
+		.ranges = N(ixgbe_ranges), .specials = N(ixgbe_specials),
+		.paired_refuses = B(TX_USECS), .adaptive_rx_usecs = 1,
+		.channels_reset_affinity = true, .channels_reset_xps = true,
+		.irq_names = "<ifname>-TxRx-<n>",
+	},
+	{
+		.name = "igb", .ethtool_file = "drivers/net/ethernet/intel/igb/igb_ethtool.c",
+		.ranges = N(igb_ranges), .specials = N(igb_specials),
+		.paired_refuses = B(TX_USECS), .adaptive_rx_usecs = 3,
+		.channels_reset_affinity = true,
+		.irq_names = "<ifname>-TxRx-<n>, or <ifname>-rx-<n> and <ifname>-tx-<n>",
+	},
+	{
+		.name = "e1000e", .ethtool_file = "drivers/net/ethernet/intel/e1000e/ethtool.c",
+		.ranges = N(e1000e_ranges), .specials = N(e1000e_specials),
+		.adaptive_rx_usecs = 3,
+		.irq_names = "<ifname>-rx-0, <ifname>-tx-0, <ifname>",
+	},
+	{
+		.name = "i40e", .ethtool_file = "drivers/net/ethernet/intel/i40e/i40e_ethtool.c",
+		.ranges = N(i40e_ranges),
+		.irq_names = "i40e-<ifname>-TxRx-<n>",
+	},
+	{
+		.name = "ice", .ethtool_file = "drivers/net/ethernet/intel/ice/ice_ethtool.c",
+		.ranges = N(ice_ranges),
+		.irq_names = "ice-<ifname>-TxRx-<n>",
+	},
+	{
+		.name = "mlx5_core",
+		.ethtool_file = "drivers/net/ethernet/mellanox/mlx5/core/en_ethtool.c",
+		.ranges = N(mlx5_ranges), .channels_reset_xps = true,
+		.irq_names = "mlx5_comp<n>@pci:<BDF>",
+	},
+	/* drivers/net/ethernet/broadcom/bnxt/bnxt.c bnxt_setup_msix():
+	 * "<ifname>-TxRx-<n>"; bnxt_ethtool.c bnxt_set_channels() closes and
+	 * reopens the NIC, which frees and requests the IRQs again
+	 * (bnxt_free_irq() / bnxt_request_irq()). */
+	{
+		.name = "bnxt_en", .ethtool_file = "drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c",
+		.channels_reset_affinity = true,
+		.irq_names = "<ifname>-TxRx-<n>",
+	},
+	/* drivers/net/ethernet/amazon/ena/ena_netdev.c ena_setup_io_intr():
+	 * "<ifname>-Tx-Rx-<n>", management "ena-mgmnt@pci:<BDF>";
+	 * ena_ethtool.c ena_set_channels() -> ena_update_queue_count() tears
+	 * the IO queues and their IRQs down and up again. */
+	{
+		.name = "ena", .ethtool_file = "drivers/net/ethernet/amazon/ena/ena_ethtool.c",
+		.channels_reset_affinity = true,
+		.irq_names = "<ifname>-Tx-Rx-<n>",
+	},
+	/* drivers/net/ethernet/google/gve/gve_main.c gve_alloc_notify_blocks():
+	 * "gve-ntfy-blk<n>@pci:<BDF>", allocated once at probe, so a channel
+	 * change (gve_ethtool.c gve_set_channels()) keeps them. */
+	{
+		.name = "gve", .ethtool_file = "drivers/net/ethernet/google/gve/gve_ethtool.c",
+		.irq_names = "gve-ntfy-blk<n>@pci:<BDF>",
+	},
+	{
+		.name = "virtio_net", .ethtool_file = "drivers/net/virtio_net.c",
+		.switches = B(RX_FRAMES) | B(TX_FRAMES),
+		.switches_why = "virtio_net uses rx/tx-frames as switches, not moderation",
+		.channels_reset_affinity = true, .channels_reset_xps = true,
+		.irq_names = "virtio<N>-input.<q>, virtio<N>-output.<q>",
+	},
+	/* drivers/net/vmxnet3/vmxnet3_ethtool.c: vmxnet3_get_channels() and no
+	 * set_channels ("Number of interrupts cannot be changed on the fly":
+	 * maxima = counts); vmxnet3_get/set_coalesce() -EOPNOTSUPP before
+	 * device version 3.  vmxnet3_drv.c vmxnet3_request_irqs():
+	 * "<ifname>-rxtx-<n>" (buddy sharing), "<ifname>-event-<n>". */
+	{
+		.name = "vmxnet3", .ethtool_file = "drivers/net/vmxnet3/vmxnet3_ethtool.c",
+		.no_set_channels = true,
+		.irq_names = "<ifname>-rxtx-<n>, <ifname>-event-<n>",
+	},
+	/* drivers/net/veth.c veth_get_channels() / veth_set_channels(): rx/tx
+	 * up to the queues it was created with; no coalescing or rings ops,
+	 * no IRQs (the peer's xmit runs its NAPI). */
+	{
+		.name = "veth", .ethtool_file = "drivers/net/veth.c",
+		.irq_names = "none",
+	},
+	/* drivers/net/netdevsim/ethtool.c nsim_set_channels(),
+	 * nsim_set_ringparam(), nsim_set_coalesce(): takes what the ethtool
+	 * core lets through (it only stores it); no IRQs. */
+	{
+		.name = "netdevsim", .ethtool_file = "drivers/net/netdevsim/ethtool.c",
+		.irq_names = "none",
+	},
+};
+
+const struct np_driver *np_driver_lookup(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(drivers) / sizeof(drivers[0]); i++)
+		if (!strcmp(drivers[i].name, name))
+			return &drivers[i];
+	return NULL;
+}
+
+const struct np_driver *np_driver_table(size_t *n)
+{
+	*n = sizeof(drivers) / sizeof(drivers[0]);
+	return drivers;
+}
+
+bool np_driver_paired(const struct np_dev *dev)
+{
+	bool queue_irq = false;
+
+	for (unsigned i = 0; i < dev->n_irq; i++) {
+		if (dev->irq[i].kind == NP_IRQ_TXRX && dev->irq[i].queue >= 0)
+			return true;
+		if (dev->irq[i].queue >= 0)
+			queue_irq = true;
+	}
+	return !queue_irq && !dev->channels.err && dev->channels.combined > 0;
+}
+
+const struct np_coal_special *np_driver_coal_special(const struct np_driver *drv,
+						     enum np_coal_field f, uint32_t v)
+{
+	for (size_t i = 0; drv && i < drv->n_specials; i++)
+		if (drv->specials[i].field == f && drv->specials[i].value == v)
+			return &drv->specials[i];
+	return NULL;
+}
+
+static const struct np_coal_range *range_of(const struct np_driver *drv, enum np_coal_field f)
+{
+	for (size_t i = 0; drv && i < drv->n_ranges; i++)
+		if (drv->ranges[i].field == f)
+			return &drv->ranges[i];
+	return NULL;
+}
+
+static bool takes(const struct np_driver *drv, enum np_coal_field f, uint32_t v)
+{
+	const struct np_coal_range *r = range_of(drv, f);
+
+	return !r || (v >= r->min && v <= r->max) || np_driver_coal_special(drv, f, v);
+}
+
+uint32_t np_driver_coal_nearest(const struct np_driver *drv, enum np_coal_field f, uint32_t v)
+{
+	const struct np_coal_range *r = range_of(drv, f);
+	uint32_t best = v, dist = UINT32_MAX;
+
+	if (takes(drv, f, v))
+		return v;
+	/* the range's ends, and every special value of the field that is a
+	 * fixed delay (a mode would change more than the delay) */
+	if (v < r->min)
+		best = r->min, dist = r->min - v;
+	else
+		best = r->max, dist = v - r->max;
+	for (size_t i = 0; i < drv->n_specials; i++) {
+		const struct np_coal_special *s = &drv->specials[i];
+		uint32_t d = s->value > v ? s->value - v : v - s->value;
+
+		if (s->field == f && s->mode == NP_COAL_MODE_OFF && d < dist)
+			best = s->value, dist = d;
+	}
+	return best;
+}
+
+int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
+			 const struct np_coalesce *want, uint32_t fields, char *why, size_t len)
+{
+	if (!drv)
+		return 0;
+	for (int f = 0; f < NP_COAL__COUNT; f++) {
+		const struct np_coal_range *r = range_of(drv, f);
+
+		if (!(fields & NP_COAL_BIT(f)))
+			continue;
+		if ((drv->paired_refuses & NP_COAL_BIT(f)) && want->val[f] && np_driver_paired(dev)) {
+			snprintf(why, len, "%s: %s refuses it while Rx and Tx share a vector",
+				 np_coal_field_name(f), drv->name);
+			return -EINVAL;
+		}
+		if (r && !takes(drv, f, want->val[f])) {
+			snprintf(why, len, "%s %u: %s takes %u-%u", np_coal_field_name(f), want->val[f],
+				 drv->name, r->min, r->max);
+			return r->code;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Driver truth as data (backend/drivers.c): what each driver family's
+ * ethtool ops accept, read from the driver source each entry cites.  No I/O:
+ * the planner plans only what this says the driver takes, and the simulated
+ * backend refuses what the real driver refuses, from the same facts.  A
+ * driver not in the table gets the generic behaviour: what ethtool reports
+ * is what it takes (no allow-list).
+ */
+#ifndef NP_DRIVERS_H
+#define NP_DRIVERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "np_state.h"
+
+#define NP_COAL_BIT(f) (1u << (f))
+
+/* What a special coalescing value selects instead of a fixed delay. */
+enum np_coal_mode {
+	NP_COAL_MODE_OFF,		/* no moderation: an interrupt per packet */
+	NP_COAL_MODE_ADAPTIVE,		/* the driver's dynamic ITR */
+	NP_COAL_MODE_OTHER,		/* another mode (see meaning) */
+};
+
+struct np_coal_special {
+	enum np_coal_field field;
+	uint32_t value;
+	enum np_coal_mode mode;
+	const char *meaning;		/* "dynamic ITR", ... for notes */
+	const char *side_effect;	/* what else writing it does, or NULL */
+};
+
+/* The values a field takes: `min`..`max`, plus the special values (which
+ * may lie below min: igb takes 0-3 and 10-10000). */
+struct np_coal_range {
+	enum np_coal_field field;
+	uint32_t min, max;
+	int code;			/* what the driver returns outside: -EINVAL, -ERANGE */
+};
+
+struct np_driver {
+	const char *name;		/* as ETHTOOL_GDRVINFO reports it */
+	const char *ethtool_file;	/* where the facts come from (for messages) */
+	/* coalescing */
+	const struct np_coal_range *ranges;
+	size_t n_ranges;
+	const struct np_coal_special *specials;
+	size_t n_specials;
+	uint32_t paired_refuses;	/* fields refused (non-zero) while Rx and Tx share a vector */
+	uint32_t switches;		/* fields that are switches, not moderation: never planned */
+	const char *switches_why;
+	/* the value of rx-usecs that selects adaptive moderation on a driver
+	 * without adaptive-rx, 0 when none */
+	uint32_t adaptive_rx_usecs;
+	/* channels */
+	bool no_set_channels;		/* get_channels without set_channels */
+	bool channels_reset_affinity;	/* a channel change re-requests IRQs: affinity back to default */
+	bool channels_reset_xps;	/* a channel change rewrites XPS */
+	const char *irq_names;		/* how its queue IRQs are named in /proc/interrupts */
+};
+
+/* The entry for a driver name, or NULL (generic behaviour). */
+const struct np_driver *np_driver_lookup(const char *name);
+/* Every entry, for tests and documentation: *n is set to the count. */
+const struct np_driver *np_driver_table(size_t *n);
+
+/* Whether Rx and Tx share interrupt vectors on this device: a TxRx IRQ, or
+ * (no IRQ known) combined channels. */
+bool np_driver_paired(const struct np_dev *dev);
+
+/* The special value `v` of field `f` means, or NULL. */
+const struct np_coal_special *np_driver_coal_special(const struct np_driver *drv,
+						     enum np_coal_field f, uint32_t v);
+/* The value nearest to `v` that the driver takes for field `f` (v itself
+ * when it takes it, or when the table has no range for f). */
+uint32_t np_driver_coal_nearest(const struct np_driver *drv, enum np_coal_field f, uint32_t v);
+
+/*
+ * Would the driver take this coalescing request?  `fields` are the fields
+ * sent with `want`'s values, on device `dev` as it is (its pairing, its other
+ * fields' values, which the kernel passes along).  0, or the driver's errno
+ * with its reason in why.
+ */
+int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
+			 const struct np_coalesce *want, uint32_t fields, char *why, size_t len);
+
+#endif

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Coalescing: the policy's values, as far as this driver takes them.  The
+ * driver table (np_drivers.h) says which values mean a mode (ixgbe rx-usecs
+ * 1 and igb/e1000e rx-usecs 3 are their adaptive moderation), which ranges
+ * a driver takes, and which fields it refuses in the device's state (ixgbe
+ * and igb: tx-usecs while Rx and Tx share vectors).  A driver not in the
+ * table gets the policy's values wherever ethtool says it has the field.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "np_drivers.h"
+#include "np_policy.h"
+
+static void names(uint32_t mask, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (int f = 0; f < NP_COAL__COUNT; f++)
+		if (mask & NP_COAL_BIT(f)) {
+			strncat(buf, buf[0] ? ", " : "", len - strlen(buf) - 1);
+			strncat(buf, np_coal_field_name(f), len - strlen(buf) - 1);
+		}
+}
+
+/* A driver without adaptive-rx whose rx-usecs has an adaptive value: the
+ * adaptive policies select it (and tx-usecs' own, where it is free). */
+static void adaptive_by_value(const struct np_driver *drv, const struct np_state *st,
+			      uint32_t settable, uint32_t skip, struct np_plan *plan,
+			      bool *adaptive_rx, bool *adaptive_tx)
+{
+	struct np_coalesce *c = &plan->target->dev.coalesce;
+	const struct np_coal_special *s;
+	uint32_t v;
+
+	if (!drv || !drv->adaptive_rx_usecs || !(settable & NP_COAL_BIT(NP_COAL_RX_USECS)))
+		return;
+	v = drv->adaptive_rx_usecs;
+	s = np_driver_coal_special(drv, NP_COAL_RX_USECS, v);
+	c->val[NP_COAL_RX_USECS] = v;
+	*adaptive_rx = true;
+	np_plan_note(plan, "coalesce", "rx-usecs %u selects %s's %s: its adaptive moderation "
+		     "(%s)", v, st->dev.driver, s ? s->meaning : "dynamic mode", drv->ethtool_file);
+	if ((settable & NP_COAL_BIT(NP_COAL_TX_USECS)) && !(skip & NP_COAL_BIT(NP_COAL_TX_USECS))) {
+		s = np_driver_coal_special(drv, NP_COAL_TX_USECS, v);
+		if (s && s->mode == NP_COAL_MODE_ADAPTIVE) {
+			c->val[NP_COAL_TX_USECS] = v;
+			*adaptive_tx = true;
+		}
+	}
+}
+
+/* One fixed value of the policy, brought into what the driver takes. */
+static void fixed_value(const struct np_driver *drv, const struct np_state *st,
+			enum np_coal_field f, uint32_t want, struct np_plan *plan)
+{
+	struct np_coalesce *c = &plan->target->dev.coalesce;
+	const struct np_coal_special *was = np_driver_coal_special(drv, f, st->dev.coalesce.val[f]);
+	const struct np_coal_special *s;
+	uint32_t v = np_driver_coal_nearest(drv, f, want);
+
+	if (v != want)
+		np_plan_note(plan, "coalesce", "%s %u is not a value %s takes (%s): %u used",
+			     np_coal_field_name(f), want, st->dev.driver, drv->ethtool_file, v);
+	if (was && was->mode == NP_COAL_MODE_ADAPTIVE && v != st->dev.coalesce.val[f])
+		np_plan_note(plan, "coalesce", "%s %u was %s's %s: replaced by a fixed value",
+			     np_coal_field_name(f), st->dev.coalesce.val[f], st->dev.driver,
+			     was->meaning);
+	s = np_driver_coal_special(drv, f, v);
+	if (s && s->side_effect && v != st->dev.coalesce.val[f])
+		np_plan_note(plan, "coalesce", "%s %u on %s: %s", np_coal_field_name(f), v,
+			     st->dev.driver, s->side_effect);
+	c->val[f] = v;
+}
+
+void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
+{
+	struct np_coalesce *c = &plan->target->dev.coalesce;
+	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
+	uint32_t settable = c->supported & ~c->fixed, skip = 0, paired = 0, missing = 0;
+	bool adaptive_rx = false, adaptive_tx = false;
+	char list[160];
+
+	if (c->err) {
+		np_plan_note(plan, "coalesce", "%s %s", c->err == -EOPNOTSUPP ?
+			     "not supported by driver" : strerror(-c->err), st->dev.driver);
+		return;
+	}
+	if (drv) {
+		skip = drv->switches;
+		if (drv->paired_refuses && np_driver_paired(&st->dev))
+			paired = drv->paired_refuses;
+	}
+	if (p->adaptive) {
+		adaptive_rx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_RX);
+		adaptive_tx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_TX);
+		if (adaptive_rx)
+			c->val[NP_COAL_ADAPTIVE_RX] = 1;
+		if (adaptive_tx)
+			c->val[NP_COAL_ADAPTIVE_TX] = 1;
+		if (!adaptive_rx)
+			adaptive_by_value(drv, st, settable, skip | paired, plan, &adaptive_rx,
+					  &adaptive_tx);
+	}
+	for (size_t i = 0; i < p->n_coal; i++) {
+		enum np_coal_field f = p->coal[i].field;
+		bool rx = f == NP_COAL_RX_USECS || f == NP_COAL_RX_FRAMES;
+		bool tx = f == NP_COAL_TX_USECS || f == NP_COAL_TX_FRAMES;
+
+		/* With adaptive moderation the driver picks these itself. */
+		if ((rx && adaptive_rx) || (tx && adaptive_tx) || (skip & NP_COAL_BIT(f)))
+			continue;
+		if (!(settable & NP_COAL_BIT(f))) {
+			missing |= NP_COAL_BIT(f);
+			continue;
+		}
+		if (paired & NP_COAL_BIT(f)) {
+			/* what the device has stays: its own reading is 0 */
+			if (p->coal[i].value)
+				np_plan_note(plan, "coalesce", "%s left alone: %s refuses it while Rx and "
+					     "Tx share a vector (TxRx IRQs), where Tx follows rx-usecs "
+					     "(%s)", np_coal_field_name(f), st->dev.driver,
+					     drv->ethtool_file);
+			continue;
+		}
+		if (drv)
+			fixed_value(drv, st, f, p->coal[i].value, plan);
+		else
+			c->val[f] = p->coal[i].value;
+	}
+	if (missing) {
+		names(missing, list, sizeof(list));
+		np_plan_note(plan, "coalesce", "%s not supported by driver %s%s", list, st->dev.driver,
+			     missing & c->fixed ? " on this device" : "");
+	}
+	if (skip && drv->switches_why)
+		np_plan_note(plan, "coalesce", "%s: left alone", drv->switches_why);
+	if (p->adaptive && !adaptive_rx && !adaptive_tx)
+		np_plan_note(plan, "coalesce", "driver %s has no adaptive moderation: fixed values used",
+			     st->dev.driver);
+}
