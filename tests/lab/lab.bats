@@ -90,3 +90,8 @@ guest() {
 	need_netpolicy
 	guest virtio-channels.sh -n virtio-rss:4 -c 4
 }
+
+@test "every policy on every emulated driver (virtio-net, e1000e, vmxnet3, netdevsim): applied without rollback, check passes" {
+	need_netpolicy
+	guest every-policy.sh -n virtio-rss:4 -n e1000e -n vmxnet3:2
+}
