@@ -146,6 +146,13 @@ int np_read_u64_at(int dirfd, const char *path, uint64_t *ret);
 int np_read_int_at(int dirfd, const char *path, int *ret);
 /* The last component of a symlink's target ("../../../virtio2" -> "virtio2"). */
 int np_read_link_name_at(int dirfd, const char *path, char *buf, size_t len);
+/* A whole user-given text file (path relative to dirfd, or absolute), at most
+ * max bytes, NUL-terminated (*ret_len excludes the NUL; may be NULL); the
+ * caller frees.  -EINVAL for a FIFO, device or socket (never opened in a
+ * way that blocks), -EISDIR, -EFBIG beyond max, -ENOMEM, or the read error. */
+int np_text_file_read(int dirfd, const char *path, size_t max, char **ret, size_t *ret_len);
+/* Its error text ("not a regular file", "file too large", strerror). */
+const char *np_text_file_strerror(int code);
 /* Write value in one write(2); returns 0 or -errno. */
 int np_write_file_at(int dirfd, const char *path, const char *value);
 /* A directory's fd (O_CLOEXEC), or -errno. */

@@ -47,6 +47,10 @@ int np_state_from_json_full(struct json_object *obj, struct np_state **ret, stru
 int np_dev_check(const struct np_dev *d, const char *path, const struct np_topology *topo,
 		 struct np_error *err);
 
+/* A whole text as one JSON document, strictly: nothing after the value, no
+ * NUL byte, no key twice in an object.  -EINVAL (err says why) or -ENOMEM. */
+int np_json_parse(const char *text, size_t len, struct json_object **ret, struct np_error *err);
+
 /* Dense machine-wide core numbers and SMT thread numbers, as discovery
  * assigns them (in CPU order, among online CPUs), for the CPUs whose
  * given[c] is false.  -ENOMEM or 0. */

@@ -337,6 +337,21 @@ static int read_irq(struct json_object *e, const char *p, struct np_irq *q, unsi
 	return np_j_get_mask(e, p, "effective", nbits, &q->effective, err);
 }
 
+/* The queue an IRQ serves must be one the device can have (a driver may
+ * have vectors for queues not open now, never beyond its maximum). */
+static int irq_queue_exists(const struct np_dev *d, const struct np_irq *q, const char *p,
+			    struct np_error *err)
+{
+	unsigned max = q->kind == NP_IRQ_RX ? d->num_rx_queues :
+		       q->kind == NP_IRQ_TX ? d->num_tx_queues :
+		       d->num_rx_queues > d->num_tx_queues ? d->num_rx_queues : d->num_tx_queues;
+
+	if (q->queue >= 0 && (unsigned)q->queue >= max)
+		return np_j_bad(err, p, "queue", "queue %d does not exist (the device has %u)",
+				q->queue, max);
+	return 0;
+}
+
 static int read_irqs(struct json_object *o, const char *path, struct np_dev *d, unsigned nbits,
 		     struct np_error *err)
 {
@@ -353,7 +368,7 @@ static int read_irqs(struct json_object *o, const char *path, struct np_dev *d, 
 	for (size_t i = 0; i < n; i++) {
 		np_j_path_idx(p, path, "irqs", i);
 		r = read_irq(json_object_array_get_idx(arr, i), p, &d->irq[i], nbits, err);
-		if (r < 0)
+		if (r < 0 || (r = irq_queue_exists(d, &d->irq[i], p, err)) < 0)
 			return r;
 		for (size_t j = 0; j < i; j++)
 			if (d->irq[j].irq == d->irq[i].irq)
@@ -402,6 +417,13 @@ static int read_dev(struct json_object *o, const char *path, const struct np_top
 				   err) < 0 ? -EINVAL : read_settable(k, p, &d->channels.fixed, err);
 	if (r < 0)
 		return r;
+	/* Open channels are queues: never more than the device has (the
+	 * planner counts queues from them). */
+	if (!d->channels.err && ((uint64_t)d->channels.rx + d->channels.combined > d->num_rx_queues ||
+				 (uint64_t)d->channels.tx + d->channels.combined > d->num_tx_queues))
+		return np_j_bad(err, path, "channels", "rx %u, tx %u, combined %u: more than the "
+				"device's %u rx and %u tx queues", d->channels.rx, d->channels.tx,
+				d->channels.combined, d->num_rx_queues, d->num_tx_queues);
 	r = np_j_knob(o, path, "rings", &k, p, &d->rings.err, err);
 	if (r > 0)
 		r = np_j_get_u32_fields(k, p, &d->rings, np_ring_fields, NP_U32FIELDS, err) < 0 ?

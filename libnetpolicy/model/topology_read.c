@@ -76,7 +76,9 @@ static int read_topology(struct json_object *o, const char *path, struct np_topo
 
 	if (!json_object_is_type(o, json_type_object))
 		return np_j_bad(err, path, NULL, "expected an object");
-	if ((r = np_j_get_int(o, path, "nr_cpus", 0, NP_CPUS_MAX, &x, err)) < 0)
+	/* a machine has a CPU; its cores and packages are no more than its
+	 * CPUs (the planner sizes tables by them) */
+	if ((r = np_j_get_int(o, path, "nr_cpus", 1, NP_CPUS_MAX, &x, err)) < 0)
 		return r;
 	t->nr_cpus = (unsigned)x;
 	if ((r = np_j_get_mask(o, path, "online", t->nr_cpus, &t->online, err)) < 0 ||
@@ -86,6 +88,14 @@ static int read_topology(struct json_object *o, const char *path, struct np_topo
 	    (r = np_j_get_u32(o, path, "packages", &t->nr_packages, err)) < 0 ||
 	    (r = np_j_get_bool(o, path, "smt", &t->smt, err)) < 0)
 		return r;
+	if (np_cpumask_empty(&t->online))
+		return np_j_bad(err, path, "online", "no CPU is online");
+	if (!t->nr_cores || t->nr_cores > t->nr_cpus)
+		return np_j_bad(err, path, "cores", "%u is out of range (1..nr_cpus %u)", t->nr_cores,
+				t->nr_cpus);
+	if (!t->nr_packages || t->nr_packages > t->nr_cpus)
+		return np_j_bad(err, path, "packages", "%u is out of range (1..nr_cpus %u)",
+				t->nr_packages, t->nr_cpus);
 	/* "possible" is optional: every CPU below nr_cpus when absent */
 	if (json_object_object_get_ex(o, "possible", &v)) {
 		r = np_j_get_mask(o, path, "possible", t->nr_cpus, &t->possible, err);
@@ -141,8 +151,18 @@ static int read_topology(struct json_object *o, const char *path, struct np_topo
 			goto out;
 		}
 	}
-	if (np_topology_derive_cores(t, given) < 0)
+	if (np_topology_derive_cores(t, given) < 0) {
 		r = np_j_oom(err);
+		goto out;
+	}
+	for (unsigned c = 0; c < n; c++) {
+		if (t->cpus[c].online && (unsigned)t->cpus[c].core >= t->nr_cores) {
+			np_j_path_idx(p, path, "cpus", c);
+			r = np_j_bad(err, p, "core", "core %d, but there are %u cores",
+				     t->cpus[c].core, t->nr_cores);
+			goto out;
+		}
+	}
 out:
 	free(given);
 	return r;

@@ -109,6 +109,17 @@ static void resize_queues(struct np_dev *d, unsigned nrx, unsigned ntx, int *r)
 	}
 }
 
+/* The queues open after a channel change from `cur` to `want` channels,
+ * between 1 and the device's `max` (when known). */
+static unsigned queue_count(unsigned open, uint64_t want, uint64_t cur, unsigned max)
+{
+	int64_t n = (int64_t)open + (int64_t)want - (int64_t)cur;
+
+	if (max && n > (int64_t)max)
+		n = max;
+	return n < 1 ? 1 : (unsigned)n;
+}
+
 static unsigned clamp_note(struct np_plan *plan, unsigned want, uint32_t max, const char *what)
 {
 	if (max && want > max) {
@@ -153,10 +164,14 @@ static int plan_channels(const struct np_policy *p, const struct np_plan_opts *o
 			t->channels.tx = clamp_note(plan, want, c->max_tx, "tx");
 		*ret_nq = c->max_rx ? t->channels.rx : st->dev.n_rxq;
 	}
-	/* Queues beyond the channel counts (XDP tx queues, say) stay. */
-	nrx = st->dev.n_rxq + (t->channels.combined + t->channels.rx) - (c->combined + c->rx);
-	ntx = st->dev.n_txq + (t->channels.combined + t->channels.tx) - (c->combined + c->tx);
-	resize_queues(t, nrx ? nrx : 1, ntx ? ntx : 1, &r);
+	/* Queues beyond the channel counts (XDP tx queues, say) stay.  In 64
+	 * bits and clamped: a state whose channels exceed its queues must not
+	 * wrap into a huge count. */
+	nrx = queue_count(st->dev.n_rxq, (uint64_t)t->channels.combined + t->channels.rx,
+			  (uint64_t)c->combined + c->rx, st->dev.num_rx_queues);
+	ntx = queue_count(st->dev.n_txq, (uint64_t)t->channels.combined + t->channels.tx,
+			  (uint64_t)c->combined + c->tx, st->dev.num_tx_queues);
+	resize_queues(t, nrx, ntx, &r);
 	return r;
 }
 
@@ -212,7 +227,8 @@ static int plan_xps(const struct np_state *st, const struct np_cpu_order *o, uns
 
 	if (!ntx)
 		return 0;
-	by_cpu = malloc(sizeof(int) * (topo->nr_cpus + topo->nr_cores + nnodes + 1 + ntx));
+	/* size_t: a 32-bit sum of counts wrapped into a short buffer */
+	by_cpu = malloc(sizeof(int) * ((size_t)topo->nr_cpus + topo->nr_cores + nnodes + 1 + ntx));
 	if (!by_cpu)
 		return -ENOMEM;
 	by_core = by_cpu + topo->nr_cpus;

@@ -24,6 +24,9 @@
 #include "np_drivers.h"
 #include "np_serialize.h"
 
+/* A model of 2048 CPUs and a few devices of 1024 queues is a few MiB. */
+#define NP_MODEL_MAX_SIZE (16u << 20)
+
 enum op {
 	OP_DISCOVER,
 	OP_SET_CHANNELS,
@@ -109,52 +112,6 @@ static const char *base_name(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
-}
-
-static int slurp(const char *path, char **ret)
-{
-	struct stat sb;
-	size_t got = 0;
-	char *buf;
-	ssize_t n;
-	int fd, r = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb) < 0)
-		r = -errno;
-	else if (!S_ISREG(sb.st_mode))
-		r = -EINVAL;
-	else if (sb.st_size > (64 << 20))
-		r = -EFBIG;
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
-	buf = malloc((size_t)sb.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)sb.st_size) {
-		n = read(fd, buf + got, (size_t)sb.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			r = n < 0 ? -errno : 0;
-			break;
-		}
-		got += (size_t)n;
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
-	buf[got] = '\0';
-	*ret = buf;
-	return 0;
 }
 
 static int mbad(struct np_error *err, const char *path, const char *fmt, ...)
@@ -324,17 +281,15 @@ static int parse_devices(struct model *m, struct json_object *devs, struct np_er
 	return 0;
 }
 
-static int parse_model(const char *text, struct model *m, struct np_error *err)
+static int parse_model(const char *text, size_t len, struct model *m, struct np_error *err)
 {
-	enum json_tokener_error jerr;
 	struct json_object *v, *devs;
 	char p[48];
 	int r;
 
-	m->root = json_tokener_parse_verbose(text, &jerr);
-	if (!m->root)
-		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "not valid JSON (%s)",
-			      json_tokener_error_desc(jerr));
+	r = np_json_parse(text, len, &m->root, err);
+	if (r < 0)
+		return r;
 	if (!json_object_is_type(m->root, json_type_object))
 		return mbad(err, "(top level)", "expected an object");
 	if (!json_object_object_get_ex(m->root, "netpolicy_model", &v) ||
@@ -376,14 +331,17 @@ static int load(struct sim *s, struct np_error *err)
 	struct model m;
 	struct stat sb;
 	char *text = NULL;
+	size_t len = 0;
 	int r;
 
 	memset(&m, 0, sizeof(m));
 	np_error_clear(&e);
-	r = stat(s->path, &sb) < 0 ? -errno : slurp(s->path, &text);
+	r = stat(s->path, &sb) < 0 ? -errno :
+	    np_text_file_read(AT_FDCWD, s->path, NP_MODEL_MAX_SIZE, &text, &len);
 	if (r < 0)
-		return np_err(err, r, NP_PHASE_INPUT, NULL, "model %s: %s", s->path, strerror(-r));
-	r = parse_model(text, &m, &e);
+		return np_err(err, r, NP_PHASE_INPUT, NULL, "model %s: %s", s->path,
+			      np_text_file_strerror(r));
+	r = parse_model(text, len, &m, &e);
 	free(text);
 	if (r < 0) {
 		model_clear(&m);

@@ -493,6 +493,40 @@ static void e_max_string(struct json_object *r)
 static void e_combined_over(struct json_object *r)
 {
 	set_int(get(dev0(r), "channels"), "combined", 64);
+	set_int(dev0(r), "num_rx_queues", 64);
+}
+
+static void e_zero_cpus(struct json_object *r)
+{
+	set_int(get(r, "topology"), "nr_cpus", 0);
+}
+
+/* near 2^32: a 32-bit size sum in the planner wrapped into a heap overflow */
+static void e_cores_huge(struct json_object *r)
+{
+	set_int(get(r, "topology"), "cores", 4294967292LL);
+}
+
+static void e_packages_over(struct json_object *r)
+{
+	set_int(get(r, "topology"), "packages", 100000);
+}
+
+/* the planner's queue count was an unsigned difference that wrapped */
+static void e_channels_over_queues(struct json_object *r)
+{
+	set_int(get(dev0(r), "channels"), "max_combined", 5000);
+	set_int(get(dev0(r), "channels"), "combined", 4000);
+}
+
+static void e_irq_queue_missing(struct json_object *r)
+{
+	set_int(json_object_array_get_idx(get(dev0(r), "irqs"), 2), "queue", 100000);
+}
+
+static void e_core_beyond(struct json_object *r)
+{
+	set_int(json_object_array_get_idx(get(get(r, "topology"), "cpus"), 3), "core", 70);
 }
 
 static void e_queues_short(struct json_object *r)
@@ -578,6 +612,12 @@ static void test_validation(void)
 	} cases[] = {
 		{ e_max_string, "devices[0].channels.max_combined: expected an integer" },
 		{ e_combined_over, "devices[0].channels.combined: 64 exceeds max_combined 63" },
+		{ e_zero_cpus, "topology.nr_cpus: 0 is out of range (1..2048)" },
+		{ e_cores_huge, "topology.cores: 4294967292 is out of range (1..nr_cpus" },
+		{ e_packages_over, "topology.packages: 100000 is out of range (1..nr_cpus" },
+		{ e_channels_over_queues, "devices[0].channels: rx 0, tx 0, combined 4000: more than" },
+		{ e_irq_queue_missing, "devices[0].irqs[2].queue: queue 100000 does not exist" },
+		{ e_core_beyond, "topology.cpus[3].core: core 70, but there are" },
 		{ e_queues_short, "devices[0].queues.rx: 62 queues, but channels rx + combined is 63" },
 		{ e_core_id, "topology.cpus[3].core_id: -1 is out of range" },
 		{ e_affinity, "devices[0].irqs[1].affinity: CPU 200 is out of range" },
