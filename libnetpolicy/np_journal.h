@@ -1,39 +1,59 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The state directory: per-device lock, pristine snapshot, write-ahead
- * journal and active-policy record. */
+/*
+ * The write-ahead journal of one run (apply, rollback of a tentative apply,
+ * reset).  Its header, written atomically before the first write to the
+ * device, holds the state to return to, which device it is, and the record
+ * changes to make once the device part succeeded ("commit": policy record,
+ * tentative marker, pristine snapshot).  Then one line per step ("start",
+ * "done") and finally "commit".  Recovery of a journal without "commit"
+ * returns the device to the header's state and leaves the records as they
+ * were (none was touched); with "commit" it makes the record changes again
+ * (they are idempotent) and removes the journal.  So a kill between any two
+ * writes leaves a state the next command completes.
+ */
 #ifndef NP_JOURNAL_H
 #define NP_JOURNAL_H
 
-#include "np_private.h"
+#include "np_store.h"
 
-/* Creates the directory (0700) if needed and refuses one that is a symlink,
- * not a directory, or writable by others. */
-int np_statedir_open(struct np_ctx *ctx, int *ret_dirfd, struct np_error *err);
-/* Exclusive per-device lock, waiting for another netpolicy on the device. */
-int np_device_lock(struct np_ctx *ctx, int dirfd, const char *ifname, int *ret_fd,
-		   struct np_error *err);
+enum np_rec_op { NP_REC_KEEP = 0, NP_REC_SET, NP_REC_REMOVE };
 
-/* Atomic (temp file, fsync, rename, fsync dir). */
-int np_state_save(int dirfd, const char *file, const struct np_state *st, struct np_error *err);
-/* -ENOENT when absent. */
-int np_state_load(int dirfd, const char *file, struct np_state **ret, struct np_error *err);
-int np_text_save(int dirfd, const char *file, const char *text, struct np_error *err);
-int np_file_remove(int dirfd, const char *file);
-/* A whole small file, NUL-terminated; the caller frees. */
-int np_slurp_file(int dirfd, const char *file, char **ret);
+/* What the run changes in the records when it succeeds. */
+struct np_commit {
+	enum np_rec_op policy, tentative, pristine;	/* pristine: KEEP or REMOVE */
+	struct np_policy_record policy_rec;
+	struct np_tentative tentative_rec;		/* .before borrowed */
+};
 
 struct np_journal;
-/* Writes the state to return to on failure, durably, before any step. */
-int np_journal_begin(int dirfd, const char *ifname, const struct np_state *before,
-		     const char *what, struct np_journal **ret, struct np_error *err);
-/* Appends "start|done STEP KNOB WHAT" and syncs it. */
+
+int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct np_state *before,
+		     const char *what, const struct np_commit *commit, struct np_journal **ret,
+		     struct np_error *err);
+/* "start|done STEP KNOB WHAT"; a "start" is synced before the step is made. */
 int np_journal_mark(struct np_journal *j, const char *event, unsigned step, const char *knob,
-		    const char *what);
-/* Done: remove the journal (keep = leave it for a later recovery). */
-void np_journal_end(struct np_journal *j, bool keep);
-/* The state an interrupted apply left to return to; -ENOENT when none.
- * ret_last describes the last step the journal saw started. */
-int np_journal_load(int dirfd, const char *ifname, struct np_state **ret, char *last,
-		    size_t last_len, struct np_error *err);
+		    const char *what, struct np_error *err);
+/* The device part is done: "commit", synced.  From here the run counts. */
+int np_journal_commit(struct np_journal *j, struct np_error *err);
+/* Make the record changes and remove the journal; frees j. */
+int np_journal_finish(struct np_journal *j, struct np_error *err);
+/* The run was rolled back completely: remove the journal; frees j. */
+int np_journal_drop(struct np_journal *j, struct np_error *err);
+/* Keep the journal for a later recovery; frees j. */
+void np_journal_keep(struct np_journal *j);
+
+/* An interrupted run, as its journal says. */
+struct np_journal_info {
+	struct np_state *before;
+	struct np_ident id;
+	bool committed;
+	char last[96];			/* "in step 3 xps tx-1", "before the first step" */
+	struct json_object *commit;	/* the record changes (owned) */
+};
+/* -ENOENT (err untouched) when there is none; -EINVAL when damaged. */
+int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_error *err);
+/* Finish a committed run: its record changes, then remove the journal. */
+int np_journal_complete(struct np_store *s, struct np_journal_info *info, struct np_error *err);
+void np_journal_info_release(struct np_journal_info *info);
 
 #endif

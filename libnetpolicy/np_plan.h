@@ -29,6 +29,10 @@ struct np_knob {
 		     const struct np_step *step, struct np_error *err);
 	bool reopens_queues;	/* drivers may reset IRQ affinity, XPS, NAPI after it */
 	bool per_queue;		/* what a queue change can add or reset: planned again after one */
+	/* the driver may keep a value near the one asked (its timer's
+	 * resolution): the engine reads back right after the write to tell
+	 * that from a change by someone else */
+	bool driver_rounds;
 };
 
 struct np_change {

@@ -45,6 +45,12 @@ struct np_apply_result {
 		char reason[240];
 	} dropped[NP_DROPPED_MAX];
 	unsigned long long token;	/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
+	long long deadline;		/* NP_APPLY_TENTATIVE: reverted after (CLOCK_REALTIME s) */
+	bool interrupted;		/* the cancel callback stopped the run: rolled back */
+	bool unrecorded;		/* changed, but a record or the journal could not be
+					 * updated (err says which); the next command repairs */
+	bool other_writer;		/* another writer changed the device during the run */
+	char renamed_to[16];		/* vanished: the device now has this name */
 };
 
 struct np_active {
@@ -59,7 +65,7 @@ int np_err(struct np_error *err, int code, enum np_phase phase, const char *knob
 /* Copy the kernel's extended-ack text into err->extack. */
 void np_err_extack(struct np_error *err, const char *text);
 
-/* "EBUSY", "Device or resource busy" (strerror's text) or "16" -> 16; 0 if unknown. */
+/* "EBUSY" or "16" -> 16; 0 if unknown (never strerror() text: locale-dependent). */
 int np_errno_parse(const char *s);
 /* "EBUSY" for 16 (or -16); NULL if unknown. */
 const char *np_errno_name(int code);
@@ -131,6 +137,11 @@ struct np_ctx {
 	struct np_backend *be;		/* created on first use */
 	np_step_fn step_fn;
 	void *step_ud;
+	np_cancel_fn cancel_fn;
+	void *cancel_ud;
+	unsigned confirm_secs;		/* NP_APPLY_TENTATIVE */
+	np_tentative_fn tentative_fn;
+	void *tentative_ud;
 };
 
 int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);

@@ -18,6 +18,10 @@ enum {
 	NP_EXIT_ROLLED_BACK = 3,
 	NP_EXIT_ROLLBACK_FAILED = 4,
 	NP_EXIT_DRIFT = 5,
+	/* The device was changed (and kept so), but a record could not be
+	 * updated or the output could not be written: never 1, which says
+	 * nothing was changed.  The next command completes the records. */
+	NP_EXIT_UNRECORDED = 6,
 };
 
 struct cli {
@@ -35,7 +39,11 @@ struct cli {
 	/* plan: the per-device JSON documents set would print are appended to
 	 * this array instead, to be printed as one document */
 	struct json_object *json_out;
+	bool changed;		/* a device was changed (for the exit status of output errors) */
 };
+
+/* The first SIGINT, SIGTERM or SIGHUP received while applying (0 = none). */
+int cli_signal_received(void);
 
 /* The library's error, result and record objects, freed when the variable
  * goes out of scope.  An error object that could not be made is NULL, which
@@ -79,8 +87,10 @@ int cmd_plan(struct cli *c);
 int cmd_check(struct cli *c);
 int cmd_confirm(struct cli *c);
 int cmd_revert(struct cli *c);
-int cli_recover(struct cli *c);
-int cli_spawn_watchdog(struct cli *c, unsigned long long token);
+/* show, check, dry runs: say what a later change would do first (an
+ * interrupted run to roll back, a --confirm pending or expired); reads only. */
+void cli_note_pending(struct cli *c, struct json_object *obj);
+int cli_spawn_watchdog(struct cli *c, unsigned long long token, long long deadline);
 
 /* Plan POLICY for c->device and apply it (or print it with --dry-run), as set
  * does; returns the exit code. */

@@ -2,6 +2,7 @@
 /* Applying a plan and reporting it: shared by set and reset. */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -55,17 +56,42 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 	if (np_apply_result_recovered(res) && !c->quiet)
 		fprintf(stderr, "netpolicy: %s: rolled back an interrupted earlier run first\n",
 			c->device);
-	if (r < 0) {
-		char buf[600], step[32] = "";
+	if (np_apply_result_changed(res))
+		c->changed = true;
+	if (r < 0 && np_apply_result_unrecorded(res)) {
+		char buf[600];
+
+		/* Changed and kept so: the records lag behind, never "nothing
+		 * was changed". */
+		np_error_format(err, buf, sizeof(buf));
+		fprintf(stderr, "netpolicy: %s: the change was applied, but %s; the next netpolicy "
+			"command for %s completes the records\n", c->device, buf, c->device);
+		rc = NP_EXIT_UNRECORDED;
+	} else if (r < 0) {
+		char buf[600], step[32] = "", gone[300];
 		const char *outcome;
 
 		/* One line: what failed, where, and what became of the device. */
 		np_error_format(err, buf, sizeof(buf));
 		if (np_error_step(err) >= 0)
 			snprintf(step, sizeof(step), "step %d: ", np_error_step(err));
+		if (np_apply_result_interrupted(res) && !c->quiet)
+			fprintf(stderr, "netpolicy: %s: interrupted by a signal during the apply\n",
+				c->device);
 		if (np_apply_result_vanished(res)) {
-			outcome = "the device disappeared; nothing is left to roll back";
-			rc = NP_EXIT_ERROR;
+			/* Renamed or moved elsewhere, it lives on half-changed:
+			 * its journal is kept for when it is back. */
+			if (np_apply_result_renamed_to(res)[0])
+				snprintf(gone, sizeof(gone), "the device was renamed to %s: nothing "
+					 "could be rolled back; its journal is kept: once it is named %s "
+					 "again, 'netpolicy %s reset' rolls it back",
+					 np_apply_result_renamed_to(res), c->device, c->device);
+			else
+				snprintf(gone, sizeof(gone), "the device left this network namespace "
+					 "(deleted, or moved to another one): nothing could be rolled "
+					 "back; its journal is kept for when it is back");
+			outcome = gone;
+			rc = NP_EXIT_ROLLBACK_FAILED;
 		} else if (np_apply_result_rollback_incomplete(res)) {
 			outcome = "rollback INCOMPLETE";
 			rc = NP_EXIT_ROLLBACK_FAILED;
@@ -96,6 +122,10 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 			json_object_object_add(plan_json, "rounded",
 					       json_object_new_string(np_apply_result_notes(res)));
 		json_object_object_add(plan_json, "dropped", dropped_json(res));
+		if (np_apply_result_interrupted(res))
+			json_object_object_add(plan_json, "interrupted", json_object_new_boolean(1));
+		if (np_apply_result_unrecorded(res))
+			json_object_object_add(plan_json, "unrecorded", json_object_new_boolean(1));
 		if (r < 0) {
 			char buf[600];
 
@@ -103,7 +133,7 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 			json_object_object_add(plan_json, "error", json_object_new_string(buf));
 		}
 		cli_emit_json(c, plan_json);
-	} else if (!c->quiet && r >= 0) {
+	} else if (!c->quiet && (r >= 0 || np_apply_result_unrecorded(res))) {
 		if (!np_apply_result_changed(res))
 			printf("%s: no changes\n", c->device);
 		else
@@ -131,19 +161,25 @@ int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
 	return NP_EXIT_OK;
 }
 
+/* Called by the library once the way back is on disk, before the first write. */
+static int start_watchdog(void *userdata, unsigned long long token, long long deadline)
+{
+	return cli_spawn_watchdog(userdata, token, deadline);
+}
+
 int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_plan_opts *opts)
 {
 	CLI_RESULT(res);
-	/* made before the apply: a revert must not depend on memory */
-	CLI_RESULT(undo);
 	struct json_object *obj = NULL;
 	struct np_plan *plan = NULL;
 	CLI_ERROR(err);
 	int r, rc;
 
-	if (!res || !undo)
+	if (!res)
 		return cli_out_of_memory();
 	np_error_clear(err);
+	if (c->confirm)
+		np_ctx_set_tentative(c->ctx, (unsigned)c->confirm, start_watchdog, c);
 	r = np_apply_policy(c->ctx, c->device, policy, opts,
 			    (c->confirm ? NP_APPLY_TENTATIVE : 0) | (c->strict ? NP_APPLY_STRICT : 0),
 			    &plan, res, err);
@@ -156,19 +192,13 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 	if (np_plan_to_json(plan, &obj) < 0) {
 		np_plan_free(plan);
 		fprintf(stderr, "netpolicy: out of memory\n");
-		return NP_EXIT_ERROR;
+		return np_apply_result_changed(res) ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
 	}
 	np_plan_free(plan);
-	if (r >= 0 && c->confirm && np_apply_result_changed(res)) {
-		if (cli_spawn_watchdog(c, np_apply_result_token(res)) < 0) {
-			/* Without a watchdog the promise cannot be kept: undo now. */
-			np_revert_tentative(c->ctx, c->device, np_apply_result_token(res), undo, err);
-			fprintf(stderr, "netpolicy: %s: cannot start the --confirm watchdog; "
-				"change rolled back\n", c->device);
-			json_object_put(obj);
-			return NP_EXIT_ROLLED_BACK;
-		}
+	if (c->confirm && np_apply_result_changed(res)) {
 		json_object_object_add(obj, "confirm_within", json_object_new_int(c->confirm));
+		json_object_object_add(obj, "confirm_deadline",
+				       json_object_new_int64(np_apply_result_deadline(res)));
 		if (!c->json && !c->quiet)
 			fprintf(stderr, "netpolicy: %s: tentative: run 'netpolicy %s confirm' within %d s "
 				"or it is rolled back\n", c->device, c->device, c->confirm);
@@ -227,26 +257,33 @@ int cmd_reset(struct cli *c)
 	return rc;
 }
 
-/* Before anything else on a device: finish what a killed netpolicy left. */
-int cli_recover(struct cli *c)
+void cli_note_pending(struct cli *c, struct json_object *obj)
 {
-	CLI_RESULT(res);
+	struct np_pending p;
 	CLI_ERROR(err);
-	int r;
+	long long now = (long long)time(NULL);
 
-	if (!res)
-		return cli_out_of_memory();
 	np_error_clear(err);
-	r = np_recover(c->ctx, c->device, res, err);
-	if (np_apply_result_recovered(res) && !c->quiet)
-		fprintf(stderr, "netpolicy: %s: an interrupted earlier run was rolled back%s\n",
-			c->device, r < 0 ? " incompletely" : "");
-	if (r < 0 && r != -ENODEV) {
+	if (np_pending_state(c->ctx, c->device, &p, err) < 0) {
 		char buf[600];
 
-		np_error_format(err, buf, sizeof(buf));
-		fprintf(stderr, "netpolicy: %s: recovery: %s\n", c->device, buf);
-		return NP_EXIT_ROLLBACK_FAILED;
+		fprintf(stderr, "netpolicy: %s: %s\n", c->device, np_error_format(err, buf, sizeof(buf)));
+		return;
 	}
-	return NP_EXIT_OK;
+	if (obj) {
+		json_object_object_add(obj, "interrupted_run", json_object_new_boolean(p.journal));
+		json_object_object_add(obj, "confirm_deadline",
+				       p.tentative ? json_object_new_int64(p.deadline) : NULL);
+	}
+	if (c->quiet)
+		return;
+	if (p.journal)
+		fprintf(stderr, "netpolicy: %s: an earlier run was interrupted; the next 'set' or "
+			"'reset' rolls it back first\n", c->device);
+	if (p.tentative && now < p.deadline)
+		fprintf(stderr, "netpolicy: %s: a 'set --confirm' is pending: reverted in %lld s "
+			"unless 'netpolicy %s confirm'\n", c->device, p.deadline - now, c->device);
+	else if (p.tentative)
+		fprintf(stderr, "netpolicy: %s: a 'set --confirm' was not confirmed in time (%lld s "
+			"ago); it is being reverted\n", c->device, now - p.deadline);
 }

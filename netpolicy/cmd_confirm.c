@@ -18,15 +18,15 @@
 
 #include "cli.h"
 
-int cli_spawn_watchdog(struct cli *c, unsigned long long token)
+int cli_spawn_watchdog(struct cli *c, unsigned long long token, long long deadline)
 {
-	char tok[24], secs[16];
+	char tok[24], secs[24];
 	const char *argv[16];
 	int n = 0, status;
 	pid_t pid;
 
 	snprintf(tok, sizeof(tok), "%llu", token);
-	snprintf(secs, sizeof(secs), "%d", c->confirm);
+	snprintf(secs, sizeof(secs), "%lld", deadline);
 	argv[n++] = "netpolicy";
 	argv[n++] = "--state-dir";
 	argv[n++] = c->state_dir;
@@ -34,6 +34,8 @@ int cli_spawn_watchdog(struct cli *c, unsigned long long token)
 		argv[n++] = "--model";
 		argv[n++] = c->model;
 	}
+	/* "--": a device may be named "-v" or "--state-dir=x" */
+	argv[n++] = "--";
 	argv[n++] = c->device;
 	argv[n++] = "__revert";
 	argv[n++] = tok;
@@ -68,29 +70,31 @@ int cli_spawn_watchdog(struct cli *c, unsigned long long token)
 	return 0;
 }
 
-/* The watchdog: netpolicy DEVICE __revert TOKEN SECONDS */
+/* The watchdog: netpolicy -- DEVICE __revert TOKEN DEADLINE.  It sleeps
+ * until the deadline (CLOCK_REALTIME, as recorded with the change), then
+ * reverts unless the change was confirmed, reset or superseded meanwhile. */
 int cmd_revert(struct cli *c)
 {
 	CLI_RESULT(res);
 	CLI_ERROR(err);
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	unsigned long long token;
+	long long deadline;
 	char *end;
-	long secs;
 
 	if (c->argc != 2)
 		return NP_EXIT_USAGE;
 	if (!res)
 		return cli_out_of_memory();
+	errno = 0;
 	token = strtoull(c->argv[0], &end, 10);
-	if (*end)
+	if (*end || errno)
 		return NP_EXIT_USAGE;
-	secs = strtol(c->argv[1], &end, 10);
-	if (*end || secs < 0)
+	deadline = strtoll(c->argv[1], &end, 10);
+	if (*end || errno || deadline < 0)
 		return NP_EXIT_USAGE;
-	ts.tv_sec = secs;
-	ts.tv_nsec = 0;
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+	ts.tv_sec = (time_t)deadline;
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	np_error_clear(err);
 	if (np_revert_tentative(c->ctx, c->device, token, res, err) < 0)
@@ -101,12 +105,26 @@ int cmd_revert(struct cli *c)
 
 int cmd_confirm(struct cli *c)
 {
+	CLI_RESULT(res);
 	CLI_ERROR(err);
+	int r;
 
 	if (c->argc > 0)
 		return cli_usage_error("confirm: unexpected argument '%s'", c->argv[0]);
+	if (!res)
+		return cli_out_of_memory();
 	np_error_clear(err);
-	if (np_confirm(c->ctx, c->device, err) < 0)
+	r = np_confirm(c->ctx, c->device, res, err);
+	if (r == -ETIME || (r < 0 && (np_apply_result_rolled_back(res) ||
+				      np_apply_result_rollback_incomplete(res)))) {
+		char buf[600];
+
+		/* never "confirmed" for a change that is not there any more */
+		fprintf(stderr, "netpolicy: %s: %s\n", c->device, np_error_format(err, buf, sizeof(buf)));
+		return np_apply_result_rollback_incomplete(res) ? NP_EXIT_ROLLBACK_FAILED :
+								   NP_EXIT_ROLLED_BACK;
+	}
+	if (r < 0)
 		return cli_fail(c, err);
 	if (c->json) {
 		struct json_object *o = json_object_new_object();

@@ -71,6 +71,9 @@ int cmd_plan(struct cli *c)
 
 		if (only && strcmp(only, np_config_ifname(cfg, i)))
 			continue;
+		/* a signal stops the run at hand (rolled back): no device after it */
+		if (cli_signal_received())
+			break;
 		c->device = np_config_ifname(cfg, i);
 		/* the configuration was validated: the name is known */
 		if (np_policy_lookup(name, &policy, err) < 0)

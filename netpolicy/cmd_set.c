@@ -15,12 +15,11 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cp
 	int rc;
 
 	np_error_clear(err);
-	/* even a dry run must plan from the device as netpolicy left it */
-	if (cli_recover(c) != NP_EXIT_OK)
-		return cli_device_failed(c, policy, NP_EXIT_ROLLBACK_FAILED,
-				     "recovery of an interrupted earlier run failed");
+	/* A real set recovers under the device's lock; a dry run writes
+	 * nothing and says what the real one would do first. */
 	if (!c->dry_run)
 		return cli_apply(c, policy, &opts);
+	cli_note_pending(c, NULL);
 	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {
 		char buf[600];
@@ -94,8 +93,6 @@ int cmd_check(struct cli *c)
 		opts.drop = np_active_drop(active);
 	if (np_policy_lookup(name, &policy, err) < 0)
 		return cli_fail(c, err);
-	if (cli_recover(c) != NP_EXIT_OK)
-		return NP_EXIT_ROLLBACK_FAILED;
 	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {
 		rc = cli_fail(c, err);
@@ -107,6 +104,7 @@ int cmd_check(struct cli *c)
 		goto out;
 	}
 	json_object_object_add(obj, "drift", json_object_new_boolean(rc == NP_EXIT_DRIFT));
+	cli_note_pending(c, obj);
 	if (c->json)
 		cli_print_json(obj);
 	else if (!c->quiet && rc == NP_EXIT_DRIFT)

@@ -62,11 +62,10 @@ int cmd_show(struct cli *c)
 		return cli_usage_error("show: unexpected argument '%s'", c->argv[0]);
 	np_error_clear(err);
 	if (c->device) {
-		if (cli_recover(c) != NP_EXIT_OK)
-			return NP_EXIT_ROLLBACK_FAILED;
 		r = show_one(c, c->device, &obj, err);
 		if (r < 0)
 			return np_error_code(err) ? cli_fail(c, err) : NP_EXIT_ERROR;
+		cli_note_pending(c, obj);
 		if (c->json)
 			cli_print_json(obj);
 		else if (!c->quiet)

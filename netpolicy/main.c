@@ -18,17 +18,18 @@ struct command {
 	const char *options;	/* long options it accepts besides the global ones */
 	const char *summary;
 	bool hidden;		/* internal: not in --help */
+	bool applies;		/* changes devices: a signal rolls the run back */
 };
 
 static const struct command commands[] = {
-	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)", false },
-	{ "set", true, cmd_set, "dry-run cpus confirm strict", "plan POLICY for DEVICE and apply it atomically", false },
-	{ "reset", true, cmd_reset, "dry-run", "return DEVICE to its state before netpolicy changed it", false },
-	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply", false },
-	{ "__revert", true, cmd_revert, "", "the --confirm watchdog", true },
-	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false },
-	{ "plan", false, cmd_plan, "dry-run config strict", "bring every configured device to its policy", false },
-	{ "policies", false, cmd_policies, "", "what each policy sets and why", false },
+	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)", false, false },
+	{ "set", true, cmd_set, "dry-run cpus confirm strict", "plan POLICY for DEVICE and apply it atomically", false, true },
+	{ "reset", true, cmd_reset, "dry-run", "return DEVICE to its state before netpolicy changed it", false, true },
+	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply", false, false },
+	{ "__revert", true, cmd_revert, "", "the --confirm watchdog", true, false },
+	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false, false },
+	{ "plan", false, cmd_plan, "dry-run config strict", "bring every configured device to its policy", false, true },
+	{ "policies", false, cmd_policies, "", "what each policy sets and why", false, false },
 };
 
 static void usage(FILE *out)
@@ -56,8 +57,9 @@ static void usage(FILE *out)
 		"      --config FILE    plan: the devices and their policies (default " NP_CONFIG_PATH ")\n"
 		"  -h, --help           this text\n"
 		"      --version        print the version\n"
-		"\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed and rolled back,\n"
-		"4 rollback incomplete, 5 drift found by check.  See netpolicy(8).\n");
+		"\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or was\n"
+		"interrupted by a signal) and rolled back, 4 rollback incomplete, 5 drift found by\n"
+		"check, 6 changed but a record or the output could not be written.  See netpolicy(8).\n");
 }
 
 int cli_usage_error(const char *fmt, ...)
@@ -137,6 +139,41 @@ static void on_step(void *userdata, unsigned step, const char *knob, const char 
 #endif
 }
 
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	/* The first one counts; later ones must not cut the rollback short. */
+	if (!got_signal)
+		got_signal = sig;
+}
+
+int cli_signal_received(void)
+{
+	return got_signal;
+}
+
+static bool cancel_requested(void *userdata)
+{
+	(void)userdata;
+	return got_signal != 0;
+}
+
+/* SIGINT (Ctrl-C), SIGTERM (systemd, kill) and SIGHUP (a terminal closed
+ * under an Ansible run) while changing a device: finish the step in hand,
+ * roll the run back, then exit.  SA_RESTART: the rollback's own system
+ * calls must not fail with EINTR at a second signal. */
+static void catch_signals(struct np_ctx *ctx)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	np_ctx_set_cancel(ctx, cancel_requested, NULL);
+}
+
 static const struct command *find_command(const char *name)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -190,12 +227,16 @@ int main(int argc, char **argv)
 		{}
 	};
 	const char *state_dir = NULL, *model = NULL, *root = NULL;
+	int out_err;
 	const struct command *cmd;
 	CLI_ERROR(err);
 	struct cli c = {};
 	char **words;
 	int nwords, opt, r;
 
+	/* A closed pipe (netpolicy ... | head) must never kill an apply half-way:
+	 * a failed write of output is reported after the run. */
+	signal(SIGPIPE, SIG_IGN);
 	while ((opt = getopt_long(argc, argv, "jvqhn", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': c.json = true; break;
@@ -268,12 +309,20 @@ int main(int argc, char **argv)
 		np_ctx_free(c.ctx);
 		return r;
 	}
+	if (cmd->applies && !c.dry_run)
+		catch_signals(c.ctx);
 	r = cmd->run(&c);
 	np_ctx_free(c.ctx);
+	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "netpolicy: cannot write output: %s\n", strerror(errno));
+		out_err = errno ? errno : EIO;
+		fprintf(stderr, "netpolicy: cannot write output: %s%s\n", strerror(out_err),
+			c.changed ? " (the change itself was applied)" : "");
 		if (r == NP_EXIT_OK)
-			r = NP_EXIT_ERROR;
+			r = c.changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
 	}
+	if (got_signal && !c.quiet)
+		fprintf(stderr, "netpolicy: %s received: stopped after the current run\n",
+			got_signal == SIGINT ? "SIGINT" : got_signal == SIGTERM ? "SIGTERM" : "SIGHUP");
 	return r;
 }

@@ -164,6 +164,31 @@ NP_EXPORT const char *np_apply_result_dropped_reason(const struct np_apply_resul
 						     unsigned i);
 /* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
 NP_EXPORT unsigned long long np_apply_result_token(const struct np_apply_result *res);
+/* NP_APPLY_TENTATIVE: reverted after this (CLOCK_REALTIME seconds) */
+NP_EXPORT long long np_apply_result_deadline(const struct np_apply_result *res);
+/* the cancel callback stopped the run, which was rolled back */
+NP_EXPORT bool np_apply_result_interrupted(const struct np_apply_result *res);
+/* changed and kept so, but a record or the journal could not be updated
+ * (the error says which); the next command for the device completes it */
+NP_EXPORT bool np_apply_result_unrecorded(const struct np_apply_result *res);
+/* another writer changed the device during the run */
+NP_EXPORT bool np_apply_result_other_writer(const struct np_apply_result *res);
+/* vanished: the name the device was renamed to, "" when it left the
+ * namespace or was deleted */
+NP_EXPORT const char *np_apply_result_renamed_to(const struct np_apply_result *res);
+
+/* Asked before each step of an apply: true stops it and rolls back what it
+ * wrote (a signal handler's flag; never asked during a rollback). */
+typedef bool (*np_cancel_fn)(void *userdata);
+NP_EXPORT void np_ctx_set_cancel(struct np_ctx *ctx, np_cancel_fn fn, void *userdata);
+
+/* NP_APPLY_TENTATIVE: the deadline is `seconds` from the start of the apply.
+ * fn is called once the deadline, the token and the state to return to are
+ * durably recorded and before the first write (start the watchdog there);
+ * a negative return aborts the apply with nothing changed. */
+typedef int (*np_tentative_fn)(void *userdata, unsigned long long token, long long deadline);
+NP_EXPORT void np_ctx_set_tentative(struct np_ctx *ctx, unsigned seconds, np_tentative_fn fn,
+				    void *userdata);
 
 enum np_apply_flags {
 	/* Keep what is needed to undo this apply until np_confirm(); a revert
@@ -204,12 +229,24 @@ NP_EXPORT int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags,
  * themselves); res->recovered says whether there was one. */
 NP_EXPORT int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
 			 struct np_error *err);
-/* Keep a tentative apply: -ENOENT when none is pending. */
-NP_EXPORT int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_error *err);
+/* Keep a tentative apply: -ENOENT when none is pending; -ETIME when its
+ * deadline has passed: it is reverted instead (res says how that went). */
+NP_EXPORT int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
+			 struct np_error *err);
 /* Undo the tentative apply `token` unless it was confirmed (then 0, nothing
  * done); res->changed says whether it reverted. */
 NP_EXPORT int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 				  struct np_apply_result *res, struct np_error *err);
+
+/* What the state directory says is pending for the device (reads only). */
+struct np_pending {
+	bool journal;			/* an interrupted run: the next change rolls it back */
+	bool tentative;			/* a 'set --confirm' awaits confirmation ... */
+	long long deadline;		/* ... until then (CLOCK_REALTIME seconds) */
+	unsigned long long token;
+};
+NP_EXPORT int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
+			       struct np_error *err);
 
 /* What netpolicy last applied to the device, a new object the caller frees. */
 struct np_active;

@@ -1,246 +1,152 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/*
- * Files under the state directory (default /run/netpolicy, root only):
- *   IFNAME.lock          flock()ed for the whole of an apply or reset
- *   IFNAME.pristine      the device as it was before netpolicy first changed it
- *   IFNAME.journal       line 1: the state to return to; then start/done marks
- *   IFNAME.policy        the policy last applied
- * Everything is written so that a crash at any point leaves either the old
- * file or the new one, never a torn one.
- */
+/* The write-ahead journal (np_journal.h says what it holds and why). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <json-c/json.h>
 
 #include "np_journal.h"
 #include "np_serialize.h"
 
-int np_statedir_open(struct np_ctx *ctx, int *ret_dirfd, struct np_error *err)
-{
-	struct stat sb;
-	int fd;
+#define JOURNAL_FORMAT "netpolicy-journal"
+#define JOURNAL_VERSION 2
 
-	if (mkdir(ctx->state_dir, 0700) < 0 && errno != EEXIST)
-		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot create state directory %s: %s",
-			      ctx->state_dir, strerror(errno));
-	fd = open(ctx->state_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot open state directory %s: %s",
-			      ctx->state_dir, strerror(errno));
-	/* Journals decide what gets written to devices: nobody else may plant one. */
-	if (fstat(fd, &sb) < 0 || sb.st_uid != geteuid() || (sb.st_mode & 0022)) {
-		close(fd);
-		return np_err(err, -EPERM, NP_PHASE_APPLY, NULL,
-			      "state directory %s must be owned by uid %u and not writable by others",
-			      ctx->state_dir, (unsigned)geteuid());
+struct np_journal {
+	struct np_store *s;
+	int fd;
+	struct json_object *commit;
+};
+
+static const char *const rec_keys[] = { "policy", "tentative", "pristine" };
+static const enum np_file rec_files[] = { NP_FILE_POLICY, NP_FILE_TENTATIVE, NP_FILE_PRISTINE };
+
+static struct json_object *commit_to_json(const struct np_commit *c)
+{
+	struct json_object *o = json_object_new_object(), *v;
+	enum np_rec_op ops[] = { c->policy, c->tentative, c->pristine };
+
+	for (size_t i = 0; o && i < NP_ARRAY_SIZE(ops); i++) {
+		if (ops[i] == NP_REC_KEEP)
+			continue;
+		v = NULL;
+		if (ops[i] == NP_REC_SET &&
+		    (i == 0 ? np_policy_record_to_json(&c->policy_rec, &v) :
+			      np_tentative_to_json(&c->tentative_rec, &v)) < 0) {
+			json_object_put(o);
+			return NULL;
+		}
+		/* null: remove the file */
+		if (json_object_object_add(o, rec_keys[i], v) < 0) {
+			json_object_put(v);
+			json_object_put(o);
+			return NULL;
+		}
 	}
-	*ret_dirfd = fd;
+	return o;
+}
+
+/* Make the record changes a commit names; each is idempotent. */
+static int commit_records(struct np_store *s, struct json_object *commit, struct np_error *err)
+{
+	for (size_t i = 0; i < NP_ARRAY_SIZE(rec_keys); i++) {
+		struct json_object *v;
+		int r;
+
+		if (!json_object_object_get_ex(commit, rec_keys[i], &v))
+			continue;
+		r = v ? np_store_write_json(s, rec_files[i], v, err) :
+			np_store_remove(s, rec_files[i], err);
+		if (r < 0)
+			return r;
+	}
 	return 0;
 }
 
-int np_device_lock(struct np_ctx *ctx, int dirfd, const char *ifname, int *ret_fd,
-		   struct np_error *err)
-{
-	char name[IFNAMSIZ + 8];
-	int fd;
-
-	snprintf(name, sizeof(name), "%s.lock", ifname);
-	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot open lock %s: %s", name,
-			      strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK) {
-			int r = -errno;
-
-			close(fd);
-			return np_err(err, r, NP_PHASE_APPLY, NULL, "lock: %s", strerror(-r));
-		}
-		np_log(ctx, NP_LOG_INFO, "%s: waiting for another netpolicy working on it", ifname);
-		if (flock(fd, LOCK_EX) < 0) {
-			int r = -errno;
-
-			close(fd);
-			return np_err(err, r, NP_PHASE_APPLY, NULL, "lock: %s", strerror(-r));
-		}
-	}
-	*ret_fd = fd;
-	return 0;
-}
-
-static int write_all(int fd, const char *s, size_t len)
+static int write_all(int fd, const char *p, size_t len)
 {
 	while (len) {
-		ssize_t n = write(fd, s, len);
+		ssize_t n = write(fd, p, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		s += n;
+		p += n;
 		len -= (size_t)n;
 	}
 	return 0;
 }
 
-int np_text_save(int dirfd, const char *file, const char *text, struct np_error *err)
+int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct np_state *before,
+		     const char *what, const struct np_commit *commit, struct np_journal **ret,
+		     struct np_error *err)
 {
-	char tmp[256];
-	int fd, r;
-
-	snprintf(tmp, sizeof(tmp), ".%s.tmp", file);
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot write %s: %s", tmp,
-			      strerror(errno));
-	r = write_all(fd, text, strlen(text));
-	if (!r && fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	if (!r && renameat(dirfd, tmp, dirfd, file) < 0)
-		r = -errno;
-	if (!r && fsync(dirfd) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlinkat(dirfd, tmp, 0);
-		return np_err(err, r, NP_PHASE_APPLY, NULL, "cannot save %s: %s", file, strerror(-r));
-	}
-	return 0;
-}
-
-int np_state_save(int dirfd, const char *file, const struct np_state *st, struct np_error *err)
-{
-	struct json_object *obj;
-	int r;
-
-	if (np_state_to_json(st, &obj) < 0)
-		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
-	r = np_text_save(dirfd, file, json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN), err);
-	json_object_put(obj);
-	return r;
-}
-
-/* Reads a whole (small) file; the caller frees. */
-int np_slurp_file(int dirfd, const char *file, char **ret)
-{
-	struct stat sb;
-	char *buf;
-	ssize_t n;
-	size_t got = 0;
-	int fd;
-
-	fd = openat(dirfd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb) < 0 || sb.st_size > (64 << 20)) {
-		close(fd);
-		return -EFBIG;
-	}
-	buf = malloc((size_t)sb.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)sb.st_size && (n = read(fd, buf + got, (size_t)sb.st_size - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	buf[got] = '\0';
-	*ret = buf;
-	return 0;
-}
-
-static int state_parse(const char *text, const char *file, struct np_state **ret,
-		       struct np_error *err)
-{
-	struct json_object *obj;
-	int r;
-
-	obj = json_tokener_parse(text);
-	if (!obj)
-		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s is not valid JSON", file);
-	r = np_state_from_json_full(obj, ret, err);
-	json_object_put(obj);
-	return r;
-}
-
-int np_state_load(int dirfd, const char *file, struct np_state **ret, struct np_error *err)
-{
-	char *text;
-	int r;
-
-	r = np_slurp_file(dirfd, file, &text);
-	if (r == -ENOENT)
-		return r;
-	if (r < 0)
-		return np_err(err, r, NP_PHASE_APPLY, NULL, "cannot read %s: %s", file, strerror(-r));
-	r = state_parse(text, file, ret, err);
-	free(text);
-	return r;
-}
-
-int np_file_remove(int dirfd, const char *file)
-{
-	if (unlinkat(dirfd, file, 0) < 0 && errno != ENOENT)
-		return -errno;
-	return fsync(dirfd) < 0 ? -errno : 0;
-}
-
-struct np_journal {
-	int dirfd, fd;
-	char file[IFNAMSIZ + 16];
-};
-
-int np_journal_begin(int dirfd, const char *ifname, const struct np_state *before,
-		     const char *what, struct np_journal **ret, struct np_error *err)
-{
-	struct json_object *obj, *hdr;
+	struct json_object *hdr, *st = NULL;
 	struct np_journal *j;
-	const char *text;
 	int r;
 
 	j = calloc(1, sizeof(*j));
-	if (!j || np_state_to_json(before, &obj) < 0) {
+	hdr = json_object_new_object();
+	if (np_state_to_json(before, &st) < 0)
+		st = NULL;
+	if (j)
+		j->commit = commit_to_json(commit);
+	if (!j || !hdr || !st || !j->commit ||
+	    json_object_object_add(hdr, "format", json_object_new_string(JOURNAL_FORMAT)) < 0 ||
+	    json_object_object_add(hdr, "version", json_object_new_int(JOURNAL_VERSION)) < 0 ||
+	    json_object_object_add(hdr, "what", json_object_new_string(what)) < 0 ||
+	    json_object_object_add(hdr, "ifindex", json_object_new_int(id->ifindex)) < 0 ||
+	    json_object_object_add(hdr, "bus_info", json_object_new_string(id->bus_info)) < 0 ||
+	    json_object_object_add(hdr, "netns", json_object_new_int64((int64_t)id->netns)) < 0 ||
+	    json_object_object_add(hdr, "commit", json_object_get(j->commit)) < 0 ||
+	    json_object_object_add(hdr, "before", st) < 0) {
+		json_object_put(hdr);
+		if (j)
+			json_object_put(j->commit);
 		free(j);
 		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
 	}
-	hdr = json_object_new_object();
-	json_object_object_add(hdr, "journal", json_object_new_int(1));
-	json_object_object_add(hdr, "what", json_object_new_string(what));
-	json_object_object_add(hdr, "before", obj);
-	text = json_object_to_json_string_ext(hdr, JSON_C_TO_STRING_PLAIN);
-	j->dirfd = dirfd;
-	snprintf(j->file, sizeof(j->file), "%s.journal", ifname);
+	j->s = s;
 	/* The header goes through a temp file and rename, so a journal that
-	 * exists always has a whole header. */
-	r = np_text_save(dirfd, j->file, text, err);
+	 * exists always has a whole header; marks are appended after it. */
+	r = np_store_write(s, NP_FILE_JOURNAL,
+			   json_object_to_json_string_ext(hdr, JSON_C_TO_STRING_PLAIN), err);
 	json_object_put(hdr);
+	if (r >= 0)
+		r = np_store_open_append(s, NP_FILE_JOURNAL, &j->fd, err);
+	if (r >= 0 && (r = write_all(j->fd, "\n", 1)) < 0) {
+		close(j->fd);
+		np_err(err, r, NP_PHASE_APPLY, NULL, "journal: %s", strerror(-r));
+	}
 	if (r < 0) {
+		struct np_error ignored;
+
+		np_store_remove(s, NP_FILE_JOURNAL, &ignored);
+		json_object_put(j->commit);
 		free(j);
 		return r;
-	}
-	j->fd = openat(dirfd, j->file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-	if (j->fd < 0 || write_all(j->fd, "\n", 1) < 0) {
-		r = -errno;
-		if (j->fd >= 0)
-			close(j->fd);
-		np_file_remove(dirfd, j->file);
-		free(j);
-		return np_err(err, r, NP_PHASE_APPLY, NULL, "journal: %s", strerror(-r));
 	}
 	*ret = j;
 	return 0;
 }
 
+static int append(struct np_journal *j, const char *line, size_t len, bool sync,
+		  struct np_error *err)
+{
+	int r;
+
+	r = write_all(j->fd, line, len);
+	if (!r && sync && fdatasync(j->fd) < 0)
+		r = -errno;
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_APPLY, NULL, "cannot write the journal: %s", strerror(-r));
+	return 0;
+}
+
 int np_journal_mark(struct np_journal *j, const char *event, unsigned step, const char *knob,
-		    const char *what)
+		    const char *what, struct np_error *err)
 {
 	char line[160];
 	int n;
@@ -248,63 +154,167 @@ int np_journal_mark(struct np_journal *j, const char *event, unsigned step, cons
 	n = snprintf(line, sizeof(line), "%s %u %s %s\n", event, step, knob, what);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		n = (int)sizeof(line) - 1, line[n - 1] = '\n';
-	if (write_all(j->fd, line, (size_t)n) < 0)
-		return -errno;
 	/* Write-ahead: a step is on disk before it is made.  "done" needs no
 	 * sync: recovery returns to the header's state either way, and the
-	 * next "start" (or the journal's removal) orders it. */
-	if (!strcmp(event, "start") && fdatasync(j->fd) < 0)
-		return -errno;
-	return 0;
+	 * next "start" (or the commit) orders it. */
+	return append(j, line, (size_t)n, !strcmp(event, "start"), err);
 }
 
-void np_journal_end(struct np_journal *j, bool keep)
+int np_journal_commit(struct np_journal *j, struct np_error *err)
 {
-	if (!j)
-		return;
+	return append(j, "commit\n", 7, true, err);
+}
+
+static void journal_free(struct np_journal *j)
+{
 	close(j->fd);
-	if (!keep)
-		np_file_remove(j->dirfd, j->file);
+	json_object_put(j->commit);
 	free(j);
 }
 
-int np_journal_load(int dirfd, const char *ifname, struct np_state **ret, char *last,
-		    size_t last_len, struct np_error *err)
+int np_journal_finish(struct np_journal *j, struct np_error *err)
 {
-	char file[IFNAMSIZ + 16], *text, *nl, *p;
-	struct json_object *hdr, *before;
 	int r;
 
-	snprintf(file, sizeof(file), "%s.journal", ifname);
-	r = np_slurp_file(dirfd, file, &text);
-	if (r == -ENOENT)
-		return r;
+	r = commit_records(j->s, j->commit, err);
+	if (r >= 0)
+		r = np_store_remove(j->s, NP_FILE_JOURNAL, err);
+	journal_free(j);
+	return r;
+}
+
+int np_journal_drop(struct np_journal *j, struct np_error *err)
+{
+	int r = np_store_remove(j->s, NP_FILE_JOURNAL, err);
+
+	journal_free(j);
+	return r;
+}
+
+void np_journal_keep(struct np_journal *j)
+{
+	if (j)
+		journal_free(j);
+}
+
+/* Lines after the header: marks, at most one "commit" (last); a torn last
+ * line is a crash during its write, anything else is damage. */
+static int parse_marks(char *p, struct np_journal_info *info)
+{
+	snprintf(info->last, sizeof(info->last), "before the first step");
+	while (p && *p) {
+		char *end = strchr(p, '\n');
+		unsigned step;
+		int n = 0;
+
+		if (!end)
+			return 0;	/* torn: never synced, so never acted on */
+		*end = '\0';
+		if (info->committed)
+			return -EINVAL;
+		if (!strcmp(p, "commit")) {
+			info->committed = true;
+		} else if ((sscanf(p, "start %u %n", &step, &n) == 1 ||
+			    sscanf(p, "done %u %n", &step, &n) == 1) && n > 0) {
+			snprintf(info->last, sizeof(info->last), "%s step %s",
+				 p[0] == 's' ? "in" : "after", strchr(p, ' ') + 1);
+		} else {
+			return -EINVAL;
+		}
+		p = end + 1;
+	}
+	return 0;
+}
+
+int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_error *err)
+{
+	struct np_journal_info info = { 0 };
+	struct json_object *hdr = NULL, *v, *before;
+	char what[PATH_MAX + 32], *text, *nl;
+	long long x = 0;
+	int r;
+
+	r = np_store_read(s, NP_FILE_JOURNAL, &text, NULL, err);
 	if (r < 0)
-		return np_err(err, r, NP_PHASE_ROLLBACK, NULL, "cannot read journal %s: %s", file,
-			      strerror(-r));
+		return r;
+	snprintf(what, sizeof(what), "%s/%s.journal", s->ctx->state_dir, s->ifname);
 	nl = strchr(text, '\n');
 	if (nl)
 		*nl = '\0';
-	snprintf(last, last_len, "before the first step");
-	/* the last "start" mark names the step the crash interrupted */
-	for (p = nl ? nl + 1 : NULL; p && *p;) {
-		char *end = strchr(p, '\n');
-
-		if (end)
-			*end = '\0';
-		if (!strncmp(p, "start ", 6))
-			snprintf(last, last_len, "in step %s", p + 6);
-		else if (!strncmp(p, "done ", 5))
-			snprintf(last, last_len, "after step %s", p + 5);
-		p = end ? end + 1 : NULL;
-	}
-	hdr = json_tokener_parse(text);
+	r = np_json_parse_strict(text, strlen(text), what, &hdr, err);
+	if (r >= 0)
+		r = np_json_check_format(hdr, JOURNAL_FORMAT, JOURNAL_VERSION, what, err);
+	if (r >= 0 && parse_marks(nl ? nl + 1 : NULL, &info) < 0)
+		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: damaged step marks", what);
 	free(text);
-	if (!hdr || !json_object_object_get_ex(hdr, "before", &before)) {
-		json_object_put(hdr);
-		return np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "journal %s is damaged", file);
+	if (r >= 0 && (!json_object_object_get_ex(hdr, "ifindex", &v) ||
+		       !json_object_is_type(v, json_type_int) ||
+		       (x = json_object_get_int64(v)) <= 0 || x > INT32_MAX))
+		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad ifindex", what);
+	if (r >= 0) {
+		info.id.ifindex = (int)x;
+		if (!json_object_object_get_ex(hdr, "bus_info", &v) ||
+		    !json_object_is_type(v, json_type_string) ||
+		    json_object_get_string_len(v) >= (int)sizeof(info.id.bus_info))
+			r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad bus_info", what);
+		else
+			memcpy(info.id.bus_info, json_object_get_string(v),
+			       (size_t)json_object_get_string_len(v) + 1);
 	}
-	r = np_state_from_json_full(before, ret, err);
+	if (r >= 0 && (!json_object_object_get_ex(hdr, "netns", &v) ||
+		       !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0))
+		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad netns", what);
+	if (r >= 0)
+		info.id.netns = (unsigned long long)json_object_get_int64(v);
+	if (r >= 0 && (!json_object_object_get_ex(hdr, "commit", &v) ||
+		       !json_object_is_type(v, json_type_object)))
+		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad commit", what);
+	if (r >= 0) {
+		/* Check the record documents now, not halfway through a commit. */
+		json_object_object_foreach(v, key, val) {
+			struct np_policy_record rec;
+			struct np_tentative t;
+
+			if (!strcmp(key, "policy") && val)
+				r = np_policy_record_from_json(val, what, &rec, err);
+			else if (!strcmp(key, "tentative") && val) {
+				r = np_tentative_from_json(val, what, &t, err);
+				if (r >= 0)
+					np_tentative_release(&t);
+			} else if (strcmp(key, "policy") && strcmp(key, "tentative") &&
+				   (strcmp(key, "pristine") || val))
+				r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: commit: bad %s",
+					   what, key);
+			if (r < 0)
+				break;
+		}
+		info.commit = json_object_get(v);
+	}
+	if (r >= 0 && (!json_object_object_get_ex(hdr, "before", &before) ||
+		       !json_object_is_type(before, json_type_object)))
+		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: no state to return to", what);
+	if (r >= 0)
+		r = np_state_from_json_full(before, &info.before, err);
 	json_object_put(hdr);
-	return r;
+	if (r < 0) {
+		np_journal_info_release(&info);
+		return r;
+	}
+	*ret = info;
+	return 0;
+}
+
+int np_journal_complete(struct np_store *s, struct np_journal_info *info, struct np_error *err)
+{
+	int r = commit_records(s, info->commit, err);
+
+	return r < 0 ? r : np_store_remove(s, NP_FILE_JOURNAL, err);
+}
+
+void np_journal_info_release(struct np_journal_info *info)
+{
+	np_state_free(info->before);
+	json_object_put(info->commit);
+	info->before = NULL;
+	info->commit = NULL;
 }

@@ -75,6 +75,31 @@ unsigned long long np_apply_result_token(const struct np_apply_result *res)
 	return res ? res->token : 0;
 }
 
+long long np_apply_result_deadline(const struct np_apply_result *res)
+{
+	return res ? res->deadline : 0;
+}
+
+bool np_apply_result_interrupted(const struct np_apply_result *res)
+{
+	return res && res->interrupted;
+}
+
+bool np_apply_result_unrecorded(const struct np_apply_result *res)
+{
+	return res && res->unrecorded;
+}
+
+bool np_apply_result_other_writer(const struct np_apply_result *res)
+{
+	return res && res->other_writer;
+}
+
+const char *np_apply_result_renamed_to(const struct np_apply_result *res)
+{
+	return res ? res->renamed_to : "";
+}
+
 void np_active_free(struct np_active *active)
 {
 	free(active);

@@ -222,6 +222,11 @@ static int file_value(struct json_object *o, const char *path, const char *key,
 	if (!json_object_object_get_ex(o, k, &e) || !json_object_is_type(e, json_type_string))
 		return np_j_bad(err, path, k, "a null %s needs the error text as a string", key);
 	code = np_errno_parse(json_object_get_string(e));
+	snprintf(k, sizeof(k), "%s_errno", key);
+	if (json_object_object_get_ex(o, k, &e) &&
+	    (!json_object_is_type(e, json_type_string) ||
+	     !(code = np_errno_parse(json_object_get_string(e)))))
+		return np_j_bad(err, path, k, "expected an errno name (\"EACCES\") or number");
 	*eret = code ? -code : -EIO;
 	return 0;
 }

@@ -77,14 +77,20 @@ static const char *errtext(int e)
 	return strerror(e < 0 ? -e : e);
 }
 
-/* A per-file reading that failed: "key": null, "key_error": "..." */
+/* A per-file reading that failed: "key": null, "key_error": "text for
+ * people", "key_errno": "EACCES" (the name: what readers use, whatever the
+ * locale that wrote it; the number when it has no name here). */
 static void put_file_err(struct jw *w, struct json_object *o, const char *key, int e)
 {
-	char k[64];
+	const char *name = np_errno_name(e);
+	char k[64], num[16];
 
 	snprintf(k, sizeof(k), "%s_error", key);
 	put_null(w, o, key);
 	put_str(w, o, k, errtext(e));
+	snprintf(k, sizeof(k), "%s_errno", key);
+	snprintf(num, sizeof(num), "%d", e < 0 ? -e : e);
+	put_str(w, o, k, name ? name : num);
 }
 
 static void put_mask(struct jw *w, struct json_object *o, const char *key,

@@ -37,10 +37,7 @@ int np_errno_parse(const char *s)
 	for (size_t i = 0; i < NP_ARRAY_SIZE(errnames); i++)
 		if (!strcmp(s, errnames[i].name))
 			return errnames[i].code;
-	/* The state's own form: strerror() text, as written by np_state_to_json. */
-	for (int e = 1; e < 256; e++)
-		if (!strcmp(s, strerror(e)))
-			return e;
+	/* Never strerror() text: it depends on the locale that wrote it. */
 	return 0;
 }
 

@@ -220,7 +220,7 @@ teardown() { np_cleanup_tmp; }
 	[ -e "$STATE_DIR/enp3s0f0.journal" ]
 	run npsim plan --config "$CONF"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"enp3s0f0: an interrupted earlier run was rolled back"* ]]
+	[[ "$output" == *"enp3s0f0: rolled back an interrupted earlier run"* ]]
 	[ ! -e "$STATE_DIR/enp3s0f0.journal" ]
 	run npsim enp3s0f0 check
 	[ "$status" -eq 0 ]

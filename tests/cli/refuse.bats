@@ -33,7 +33,7 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 	[ "$status" -eq 0 ]
 	[[ "$output" == "$DEV: matches policy latency" ]]
 	# the record says what was left out, and a second set writes nothing
-	[ "$(sed -n 3p "$STATE_DIR/$DEV.policy")" = coalesce ]
+	[ "$(jq -r .drop "$STATE_DIR/$DEV.policy")" = coalesce ]
 	run npsim --json "$DEV" set latency
 	[ "$status" -eq 0 ]
 	[ "$(jq '.changed' <<<"$output")" = false ]
@@ -88,7 +88,7 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 	run npsim --json "$DEV" set throughput
 	[ "$status" -eq 0 ]
 	[ "$(jq '.dropped | length' <<<"$output")" -eq 0 ]
-	[ "$(wc -l <"$STATE_DIR/$DEV.policy")" -eq 2 ]
+	[ "$(jq -r .drop "$STATE_DIR/$DEV.policy")" = "" ]
 	run npsim "$DEV" check
 	[ "$status" -eq 0 ]
 }

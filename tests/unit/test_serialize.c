@@ -693,7 +693,8 @@ static void test_errno_names(void)
 {
 	is_int(np_errno_parse("EBUSY"), EBUSY, "errno name");
 	is_int(np_errno_parse("16"), 16, "errno number");
-	is_int(np_errno_parse("Operation not supported"), EOPNOTSUPP, "strerror text");
+	/* strerror() text depends on the locale that wrote it: never read back */
+	is_int(np_errno_parse("Operation not supported"), 0, "strerror text is not an errno");
 	is_int(np_errno_parse("EWHATEVER"), 0, "unknown name");
 	is_str(np_errno_name(-EOVERFLOW), "EOVERFLOW", "name of -EOVERFLOW");
 }

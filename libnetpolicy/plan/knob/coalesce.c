@@ -48,4 +48,8 @@ const struct np_knob np_knob_coalesce = {
 	.name = "coalesce",
 	.diff = diff,
 	.apply = apply,
+	/* e1000e keeps rx-usecs as interrupts per second and reports back
+	 * 1000000 / that (drivers/net/ethernet/intel/e1000e/ethtool.c,
+	 * e1000_set_coalesce() and e1000_get_coalesce()) */
+	.driver_rounds = true,
 };

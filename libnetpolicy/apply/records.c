@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The store's documents: the pristine snapshot, the policy record and the
+ * tentative marker.  Each is {"format": NAME, "version": N, ...}; readers
+ * are strict (one JSON value, nothing after it, the format and version they
+ * know, every field of the right type) and refuse anything else.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "np_serialize.h"
+#include "np_store.h"
+
+#define PRISTINE_FORMAT "netpolicy-pristine"
+#define POLICY_FORMAT "netpolicy-policy"
+#define TENTATIVE_FORMAT "netpolicy-tentative"
+
+void np_ident_of(struct np_ctx *ctx, const struct np_state *st, struct np_ident *ret)
+{
+	struct stat sb;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->ifindex = st->dev.ifindex;
+	snprintf(ret->bus_info, sizeof(ret->bus_info), "%s", st->dev.bus_info);
+	/* The simulated backend has no namespaces; fixture roots have no /proc. */
+	if (!ctx->model && fstatat(ctx->rootfd, "proc/self/ns/net", &sb, 0) == 0)
+		ret->netns = (unsigned long long)sb.st_ino;
+}
+
+bool np_ident_same(const struct np_ident *a, const struct np_ident *b)
+{
+	return a->ifindex == b->ifindex && !strcmp(a->bus_info, b->bus_info) &&
+	       (!a->netns || !b->netns || a->netns == b->netns);
+}
+
+int np_json_parse_strict(const char *text, size_t len, const char *what,
+			 struct json_object **ret, struct np_error *err)
+{
+	struct json_tokener *tok;
+	struct json_object *obj;
+	size_t end;
+
+	tok = json_tokener_new();
+	if (!tok)
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	obj = json_tokener_parse_ex(tok, text, (int)len);
+	end = obj ? (size_t)tok->char_offset : 0;
+	json_tokener_free(tok);
+	if (!obj)
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s is not valid JSON", what);
+	while (end < len && strchr(" \t\r\n", text[end]))
+		end++;
+	if (end != len || !json_object_is_type(obj, json_type_object)) {
+		json_object_put(obj);
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: %s", what,
+			      end != len ? "garbage after the document" : "not a JSON object");
+	}
+	*ret = obj;
+	return 0;
+}
+
+int np_json_check_format(struct json_object *obj, const char *format, int version,
+			 const char *what, struct np_error *err)
+{
+	struct json_object *f, *v;
+
+	if (!json_object_object_get_ex(obj, "format", &f) || !json_object_is_type(f, json_type_string) ||
+	    strcmp(json_object_get_string(f), format))
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s is not a %s file", what, format);
+	if (!json_object_object_get_ex(obj, "version", &v) || !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) != version)
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL,
+			      "%s: version %s of %s is not known to this netpolicy (it reads %d)",
+			      what, v ? json_object_get_string(v) : "(none)", format, version);
+	return 0;
+}
+
+static struct json_object *doc_new(const char *format, int version)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (o && (json_object_object_add(o, "format", json_object_new_string(format)) < 0 ||
+		  json_object_object_add(o, "version", json_object_new_int(version)) < 0)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Add v (consumed) under key; false (and o freed) when memory ran out. */
+static bool add(struct json_object **o, const char *key, struct json_object *v)
+{
+	if (*o && v && json_object_object_add(*o, key, v) == 0)
+		return true;
+	json_object_put(v);
+	json_object_put(*o);
+	*o = NULL;
+	return false;
+}
+
+static int load_doc(struct np_store *s, enum np_file f, const char *format, int version,
+		    struct json_object **ret, struct np_error *err)
+{
+	char what[PATH_MAX + 32], *text;
+	size_t len;
+	int r;
+
+	r = np_store_read(s, f, &text, &len, err);
+	if (r < 0)
+		return r;
+	snprintf(what, sizeof(what), "%s/%s.%s", s->ctx->state_dir, s->ifname, np_store_file_name(f));
+	r = np_json_parse_strict(text, len, what, ret, err);
+	free(text);
+	if (r >= 0) {
+		r = np_json_check_format(*ret, format, version, what, err);
+		if (r < 0) {
+			json_object_put(*ret);
+			*ret = NULL;
+		}
+	}
+	return r;
+}
+
+static int get_string(struct json_object *o, const char *key, char *buf, size_t len,
+		      const char *what, struct np_error *err)
+{
+	struct json_object *v;
+	const char *s;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: %s: expected a string", what, key);
+	s = json_object_get_string(v);
+	if (strlen(s) >= len || strchr(s, '\n'))
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: %s: too long or not one line",
+			      what, key);
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
+}
+
+static int get_int(struct json_object *o, const char *key, long long min, long long max,
+		   long long *ret, const char *what, struct np_error *err)
+{
+	struct json_object *v;
+	long long x;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: %s: expected an integer",
+			      what, key);
+	x = json_object_get_int64(v);
+	if (x < min || x > max)
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: %s: %lld out of range",
+			      what, key, x);
+	*ret = x;
+	return 0;
+}
+
+/* --- pristine snapshot --------------------------------------------------------- */
+
+int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_ident *ret_id,
+			   struct np_error *err)
+{
+	struct json_object *doc = NULL, *st;
+	long long v;
+	int r;
+
+	r = load_doc(s, NP_FILE_PRISTINE, PRISTINE_FORMAT, 1, &doc, err);
+	if (r < 0)
+		return r;
+	memset(ret_id, 0, sizeof(*ret_id));
+	if (!json_object_object_get_ex(doc, "state", &st) || !json_object_is_type(st, json_type_object))
+		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s.pristine: no state", s->ifname);
+	if (r >= 0)
+		r = get_int(doc, "netns", 0, INT64_MAX, &v, "pristine", err);
+	if (r >= 0) {
+		ret_id->netns = (unsigned long long)v;
+		r = np_state_from_json_full(st, ret, err);
+	}
+	if (r >= 0) {
+		ret_id->ifindex = (*ret)->dev.ifindex;
+		snprintf(ret_id->bus_info, sizeof(ret_id->bus_info), "%s", (*ret)->dev.bus_info);
+	}
+	json_object_put(doc);
+	return r;
+}
+
+int np_store_pristine_save(struct np_store *s, const struct np_state *st,
+			   const struct np_ident *id, struct np_error *err)
+{
+	struct json_object *doc, *obj = NULL;
+	int r;
+
+	doc = doc_new(PRISTINE_FORMAT, 1);
+	if (np_state_to_json(st, &obj) < 0)
+		obj = NULL;
+	if (!add(&doc, "netns", json_object_new_int64((int64_t)id->netns)) ||
+	    !add(&doc, "state", obj)) {
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	}
+	r = np_store_write_json(s, NP_FILE_PRISTINE, doc, err);
+	json_object_put(doc);
+	return r;
+}
+
+/* --- policy record -------------------------------------------------------------- */
+
+int np_policy_record_to_json(const struct np_policy_record *rec, struct json_object **ret)
+{
+	struct json_object *doc = doc_new(POLICY_FORMAT, 1);
+
+	if (!add(&doc, "policy", json_object_new_string(rec->policy)) ||
+	    !add(&doc, "cpus", json_object_new_string(rec->cpus)) ||
+	    !add(&doc, "drop", json_object_new_string(rec->drop)))
+		return -ENOMEM;
+	*ret = doc;
+	return 0;
+}
+
+int np_policy_record_from_json(struct json_object *obj, const char *what,
+			       struct np_policy_record *ret, struct np_error *err)
+{
+	struct np_policy_record rec;
+	int r;
+
+	r = np_json_check_format(obj, POLICY_FORMAT, 1, what, err);
+	if (r >= 0)
+		r = get_string(obj, "policy", rec.policy, sizeof(rec.policy), what, err);
+	if (r >= 0)
+		r = get_string(obj, "cpus", rec.cpus, sizeof(rec.cpus), what, err);
+	if (r >= 0)
+		r = get_string(obj, "drop", rec.drop, sizeof(rec.drop), what, err);
+	if (r >= 0 && !rec.policy[0])
+		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: empty policy name", what);
+	if (r >= 0)
+		*ret = rec;
+	return r;
+}
+
+int np_store_policy_load(struct np_store *s, struct np_policy_record *ret, struct np_error *err)
+{
+	struct json_object *doc = NULL;
+	char what[IFNAMSIZ + 16];
+	int r;
+
+	r = load_doc(s, NP_FILE_POLICY, POLICY_FORMAT, 1, &doc, err);
+	if (r < 0)
+		return r;
+	snprintf(what, sizeof(what), "%s.policy", s->ifname);
+	r = np_policy_record_from_json(doc, what, ret, err);
+	json_object_put(doc);
+	return r;
+}
+
+/* --- tentative marker ------------------------------------------------------------- */
+
+int np_tentative_to_json(const struct np_tentative *t, struct json_object **ret)
+{
+	struct json_object *doc = doc_new(TENTATIVE_FORMAT, 1), *pol = NULL, *st = NULL;
+
+	if (t->has_policy && np_policy_record_to_json(&t->policy, &pol) < 0)
+		pol = NULL;
+	if (np_state_to_json(t->before, &st) < 0)
+		st = NULL;
+	if (!add(&doc, "token", json_object_new_int64((int64_t)t->token)) ||
+	    !add(&doc, "deadline", json_object_new_int64(t->deadline)) ||
+	    (t->has_policy && !add(&doc, "policy", pol)) ||
+	    (!t->has_policy && json_object_object_add(doc, "policy", NULL) < 0) ||
+	    !add(&doc, "before", st)) {
+		if (!t->has_policy)
+			json_object_put(pol);
+		json_object_put(doc);
+		return -ENOMEM;
+	}
+	*ret = doc;
+	return 0;
+}
+
+int np_tentative_from_json(struct json_object *obj, const char *what, struct np_tentative *ret,
+			   struct np_error *err)
+{
+	struct np_tentative t = { 0 };
+	struct json_object *v;
+	long long x;
+	int r;
+
+	r = np_json_check_format(obj, TENTATIVE_FORMAT, 1, what, err);
+	if (r >= 0)
+		r = get_int(obj, "token", 0, (1LL << 53) - 1, &x, what, err);
+	if (r >= 0) {
+		t.token = (unsigned long long)x;
+		r = get_int(obj, "deadline", 0, INT64_MAX, &t.deadline, what, err);
+	}
+	if (r >= 0 && !json_object_object_get_ex(obj, "policy", &v))
+		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: policy: missing", what);
+	if (r >= 0 && v) {
+		t.has_policy = true;
+		r = np_policy_record_from_json(v, what, &t.policy, err);
+	}
+	if (r >= 0 && (!json_object_object_get_ex(obj, "before", &v) ||
+		       !json_object_is_type(v, json_type_object)))
+		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: before: missing", what);
+	if (r >= 0)
+		r = np_state_from_json_full(v, &t.before, err);
+	if (r >= 0)
+		*ret = t;
+	return r;
+}
+
+int np_store_tentative_load(struct np_store *s, struct np_tentative *ret, struct np_error *err)
+{
+	struct json_object *doc = NULL;
+	char what[IFNAMSIZ + 16];
+	int r;
+
+	r = load_doc(s, NP_FILE_TENTATIVE, TENTATIVE_FORMAT, 1, &doc, err);
+	if (r < 0)
+		return r;
+	snprintf(what, sizeof(what), "%s.tentative", s->ifname);
+	r = np_tentative_from_json(doc, what, ret, err);
+	json_object_put(doc);
+	return r;
+}
+
+void np_tentative_release(struct np_tentative *t)
+{
+	np_state_free(t->before);
+	t->before = NULL;
+}

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The state directory, the device lock, and how its files are read and
+ * written (np_store.h says what each file holds). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "np_store.h"
+
+static const char *const kinds[NP_FILE__COUNT] = {
+	[NP_FILE_PRISTINE] = "pristine",
+	[NP_FILE_POLICY] = "policy",
+	[NP_FILE_TENTATIVE] = "tentative",
+	[NP_FILE_JOURNAL] = "journal",
+};
+
+const char *np_store_file_name(enum np_file f)
+{
+	return kinds[f];
+}
+
+static void file_name(const struct np_store *s, enum np_file f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.%s", s->ifname, kinds[f]);
+}
+
+static void tmp_name(const struct np_store *s, enum np_file f, char *buf, size_t len)
+{
+	snprintf(buf, len, ".%s.%s.tmp", s->ifname, kinds[f]);
+}
+
+static int dir_open(struct np_ctx *ctx, bool create, int *ret, struct np_error *err)
+{
+	struct stat sb;
+	int fd;
+
+	if (create && mkdir(ctx->state_dir, 0700) < 0 && errno != EEXIST && errno != EROFS)
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot create state directory %s: %s",
+			      ctx->state_dir, strerror(errno));
+	fd = open(ctx->state_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (!create && errno == ENOENT)
+			return -ENOENT;
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot open state directory %s: %s",
+			      ctx->state_dir, strerror(errno));
+	}
+	/* Journals decide what gets written to devices: nobody else may plant one. */
+	if (fstat(fd, &sb) < 0 || sb.st_uid != geteuid() || (sb.st_mode & 0022)) {
+		close(fd);
+		return np_err(err, -EPERM, NP_PHASE_APPLY, NULL,
+			      "state directory %s must be owned by uid %u and not writable by others",
+			      ctx->state_dir, (unsigned)geteuid());
+	}
+	*ret = fd;
+	return 0;
+}
+
+/*
+ * flock() the lock file, then check that the name still points at the inode
+ * locked: a holder that found its device gone unlinks the file, and a waiter
+ * that locked the unlinked inode must start again on the new one.
+ */
+static int lock_take(struct np_store *s, struct np_error *err)
+{
+	char name[IFNAMSIZ + 8];
+	bool said = false;
+
+	snprintf(name, sizeof(name), "%s.lock", s->ifname);
+	for (;;) {
+		struct stat a, b;
+		int fd;
+
+		fd = openat(s->dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			    0600);
+		/* A read-only state directory must not block recovery: a lock
+		 * file that exists locks as well read-only. */
+		if (fd < 0 && (errno == EROFS || errno == EACCES))
+			fd = openat(s->dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot open lock %s: %s", name,
+				      strerror(errno));
+		if (fstat(fd, &a) < 0 || !S_ISREG(a.st_mode)) {
+			close(fd);
+			return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL,
+				      "lock %s is not a regular file", name);
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno != EWOULDBLOCK) {
+				int r = -errno;
+
+				close(fd);
+				return np_err(err, r, NP_PHASE_APPLY, NULL, "lock: %s", strerror(-r));
+			}
+			if (!said)
+				np_log(s->ctx, NP_LOG_INFO, "%s: waiting for another netpolicy working on it",
+				       s->ifname);
+			said = true;
+			/* Polled, not blocking: flock() restarts after a signal
+			 * (SA_RESTART), and Ctrl-C must end a wait that wrote nothing. */
+			while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+				struct timespec ts = { 0, 20 * 1000 * 1000 };
+				int r = -errno;
+
+				if (r != -EWOULDBLOCK && r != -EINTR) {
+					close(fd);
+					return np_err(err, r, NP_PHASE_APPLY, NULL, "lock: %s", strerror(-r));
+				}
+				if (s->ctx->cancel_fn && s->ctx->cancel_fn(s->ctx->cancel_ud)) {
+					close(fd);
+					return np_err(err, -EINTR, NP_PHASE_APPLY, NULL,
+						      "interrupted while waiting for the lock (nothing was changed)");
+				}
+				nanosleep(&ts, NULL);
+			}
+		}
+		if (fstatat(s->dirfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev) {
+			s->lockfd = fd;
+			return 0;
+		}
+		close(fd);
+	}
+}
+
+/* A killed writer leaves ".IFNAME.KIND.tmp": ours to remove under the lock. */
+static void temps_remove(struct np_store *s)
+{
+	for (int f = 0; f < NP_FILE__COUNT; f++) {
+		char tmp[IFNAMSIZ + 24];
+
+		tmp_name(s, (enum np_file)f, tmp, sizeof(tmp));
+		if (unlinkat(s->dirfd, tmp, 0) == 0)
+			np_log(s->ctx, NP_LOG_INFO, "%s: removed %s left by an interrupted run",
+			       s->ifname, tmp);
+	}
+}
+
+static int store_init(struct np_ctx *ctx, const char *ifname, struct np_store *s,
+		      struct np_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->ctx = ctx;
+	s->dirfd = s->lockfd = -1;
+	if (np_ifname_validate(ifname, err) < 0)
+		return -EINVAL;
+	snprintf(s->ifname, sizeof(s->ifname), "%s", ifname);
+	return 0;
+}
+
+int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
+		  struct np_error *err)
+{
+	int r;
+
+	r = store_init(ctx, ifname, s, err);
+	if (r < 0)
+		return r;
+	r = dir_open(ctx, true, &s->dirfd, err);
+	if (r < 0)
+		return r;
+	r = lock_take(s, err);
+	if (r < 0) {
+		close(s->dirfd);
+		s->dirfd = -1;
+		return r;
+	}
+	temps_remove(s);
+	return 0;
+}
+
+int np_store_open_readonly(struct np_ctx *ctx, const char *ifname, struct np_store *s,
+			   struct np_error *err)
+{
+	int r;
+
+	r = store_init(ctx, ifname, s, err);
+	if (r < 0)
+		return r;
+	return dir_open(ctx, false, &s->dirfd, err);
+}
+
+void np_store_close(struct np_store *s, bool forget)
+{
+	if (s->lockfd >= 0) {
+		if (forget) {
+			char name[IFNAMSIZ + 8];
+
+			snprintf(name, sizeof(name), "%s.lock", s->ifname);
+			unlinkat(s->dirfd, name, 0);
+		}
+		close(s->lockfd);
+	}
+	if (s->dirfd >= 0)
+		close(s->dirfd);
+	s->dirfd = s->lockfd = -1;
+}
+
+bool np_store_has(const struct np_store *s, enum np_file f)
+{
+	char name[IFNAMSIZ + 16];
+
+	file_name(s, f, name, sizeof(name));
+	return s->dirfd >= 0 && faccessat(s->dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err)
+{
+	char name[IFNAMSIZ + 16];
+
+	file_name(s, f, name, sizeof(name));
+	if (unlinkat(s->dirfd, name, 0) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot remove %s/%s: %s",
+			      s->ctx->state_dir, name, strerror(errno));
+	}
+	if (fsync(s->dirfd) < 0)
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot sync %s: %s",
+			      s->ctx->state_dir, strerror(errno));
+	return 0;
+}
+
+int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_len,
+		  struct np_error *err)
+{
+	char name[IFNAMSIZ + 16], *buf;
+	struct stat sb;
+	size_t got = 0, cap;
+	int fd, r;
+
+	file_name(s, f, name, sizeof(name));
+	/* Non-blocking: a FIFO planted here must not hang us with the lock held. */
+	fd = openat(s->dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -ENOENT;
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot read %s/%s: %s",
+			      s->ctx->state_dir, name, strerror(errno));
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s/%s is not a regular file",
+			      s->ctx->state_dir, name);
+	}
+	if (sb.st_size > (off_t)NP_STORE_MAX_FILE) {
+		close(fd);
+		return np_err(err, -EFBIG, NP_PHASE_APPLY, NULL, "%s/%s is larger than %u bytes",
+			      s->ctx->state_dir, name, NP_STORE_MAX_FILE);
+	}
+	cap = (size_t)sb.st_size + 1;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		close(fd);
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	}
+	/* Read one byte more than its size: a file growing under us is refused. */
+	while (got < cap) {
+		ssize_t n = read(fd, buf + got, cap - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			free(buf);
+			close(fd);
+			return np_err(err, r, NP_PHASE_APPLY, NULL, "cannot read %s/%s: %s",
+				      s->ctx->state_dir, name, strerror(-r));
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got != (size_t)sb.st_size) {
+		free(buf);
+		return np_err(err, -EIO, NP_PHASE_APPLY, NULL, "%s/%s changed while being read",
+			      s->ctx->state_dir, name);
+	}
+	if (memchr(buf, '\0', got)) {
+		free(buf);
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s/%s is not text",
+			      s->ctx->state_dir, name);
+	}
+	buf[got] = '\0';
+	*ret = buf;
+	if (ret_len)
+		*ret_len = got;
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int np_store_write(struct np_store *s, enum np_file f, const char *text, struct np_error *err)
+{
+	char tmp[IFNAMSIZ + 24], name[IFNAMSIZ + 16];
+	int fd, r = 0;
+
+	if (!text)
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	tmp_name(s, f, tmp, sizeof(tmp));
+	file_name(s, f, name, sizeof(name));
+	/* O_EXCL: never write through a file (or a link to one) found there.
+	 * Under the lock, one found there is a killed run's, or planted. */
+	fd = openat(s->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && unlinkat(s->dirfd, tmp, 0) == 0)
+		fd = openat(s->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot write %s/%s: %s",
+			      s->ctx->state_dir, tmp, strerror(errno));
+	r = write_all(fd, text, strlen(text));
+	if (!r && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (!r && renameat(s->dirfd, tmp, s->dirfd, name) < 0)
+		r = -errno;
+	if (!r && fsync(s->dirfd) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlinkat(s->dirfd, tmp, 0);
+		return np_err(err, r, NP_PHASE_APPLY, NULL, "cannot save %s/%s: %s",
+			      s->ctx->state_dir, name, strerror(-r));
+	}
+	return 0;
+}
+
+int np_store_open_append(struct np_store *s, enum np_file f, int *ret_fd, struct np_error *err)
+{
+	char name[IFNAMSIZ + 16];
+	struct stat sb;
+	int fd;
+
+	file_name(s, f, name, sizeof(name));
+	fd = openat(s->dirfd, name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot open %s/%s: %s",
+			      s->ctx->state_dir, name, strerror(errno));
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s/%s is not a regular file",
+			      s->ctx->state_dir, name);
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+int np_store_write_json(struct np_store *s, enum np_file f, struct json_object *doc,
+			struct np_error *err)
+{
+	return np_store_write(s, f, json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN), err);
+}

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The engine's public entry points for a device's life: apply a plan (or a
+ * policy), reset to the pristine snapshot, recover an interrupted run, and
+ * what the records say.  Each takes the device's lock, finishes what an
+ * interrupted run left, and says in one np_commit which records change when
+ * its run succeeds (np_journal.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "np_engine.h"
+#include "np_policy.h"
+#include "np_refuse.h"
+
+int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
+	       struct np_error *err)
+{
+	struct np_store ro;
+	struct np_engine e;
+	bool pending;
+	int r;
+
+	/* Cheap and read-only when there is nothing to recover: must not
+	 * create the state directory. */
+	memset(res, 0, sizeof(*res));
+	r = np_store_open_readonly(ctx, ifname, &ro, err);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	pending = np_store_has(&ro, NP_FILE_JOURNAL);
+	np_store_close(&ro, false);
+	if (!pending)
+		return 0;
+	r = np_engine_start(&e, ctx, ifname, res, err);
+	if (r >= 0)
+		r = np_engine_recover(&e, err);
+	np_engine_stop(&e);
+	return r;
+}
+
+static bool same_record(const struct np_policy_record *a, const struct np_policy_record *b)
+{
+	return !strcmp(a->policy, b->policy) && !strcmp(a->cpus, b->cpus) && !strcmp(a->drop, b->drop);
+}
+
+/* A record to load: absent is none; damaged is an error. */
+static int policy_current(struct np_store *s, struct np_policy_record *rec, bool *has,
+			  struct np_error *err)
+{
+	int r = np_store_policy_load(s, rec, err);
+
+	*has = r >= 0;
+	if (r == -ENOENT) {
+		memset(rec, 0, sizeof(*rec));
+		return 0;
+	}
+	return r;
+}
+
+static int token_new(unsigned long long *ret, struct np_error *err)
+{
+	unsigned long long t;
+
+	if (getrandom(&t, sizeof(t), 0) != (ssize_t)sizeof(t))
+		return np_err(err, -EIO, NP_PHASE_APPLY, NULL, "getrandom: %s", strerror(errno));
+	*ret = t & ((1ULL << 53) - 1);	/* exact in JSON numbers */
+	return 0;
+}
+
+/*
+ * The record changes of an apply: the policy record; for a tentative apply
+ * a marker whose way back is the state before the FIRST pending --confirm
+ * (a second one does not make the first permanent); a plain apply keeps
+ * its change, so it ends a pending confirm.
+ */
+static int apply_commit(struct np_engine *e, const struct np_state *cur, const struct np_plan *plan,
+			unsigned flags, struct np_commit *c, struct np_tentative *pending,
+			struct np_error *err)
+{
+	struct np_policy_record rec;
+	bool has_rec;
+	int r;
+
+	memset(c, 0, sizeof(*c));
+	r = policy_current(&e->store, &rec, &has_rec, err);
+	if (r < 0)
+		return r;
+	if (plan->policy) {
+		/* The third field lists the knobs the driver refused, which
+		 * `check` and the next `set` leave out too. */
+		c->policy = NP_REC_SET;
+		snprintf(c->policy_rec.policy, sizeof(c->policy_rec.policy), "%s", plan->policy->name);
+		snprintf(c->policy_rec.cpus, sizeof(c->policy_rec.cpus), "%s", plan->cpus);
+		snprintf(c->policy_rec.drop, sizeof(c->policy_rec.drop), "%s", e->drop);
+		if (has_rec && same_record(&rec, &c->policy_rec))
+			c->policy = NP_REC_KEEP;
+	}
+	r = np_store_tentative_load(&e->store, pending, err);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	if (!(flags & NP_APPLY_TENTATIVE)) {
+		if (r >= 0)
+			c->tentative = NP_REC_REMOVE;
+		return 0;
+	}
+	c->tentative = NP_REC_SET;
+	if (r >= 0) {
+		c->tentative_rec.before = pending->before;
+		c->tentative_rec.has_policy = pending->has_policy;
+		c->tentative_rec.policy = pending->policy;
+	} else {
+		c->tentative_rec.before = (struct np_state *)cur;
+		c->tentative_rec.has_policy = has_rec;
+		c->tentative_rec.policy = rec;
+	}
+	c->tentative_rec.deadline = (long long)time(NULL) + e->ctx->confirm_secs;
+	return token_new(&c->tentative_rec.token, err);
+}
+
+/* Record changes without a device change: each is one atomic file write. */
+static int records_only(struct np_engine *e, const struct np_commit *c, struct np_error *err)
+{
+	struct json_object *doc = NULL;
+	int r = 0;
+
+	if (c->policy == NP_REC_SET) {
+		if (np_policy_record_to_json(&c->policy_rec, &doc) < 0)
+			return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+		r = np_store_write_json(&e->store, NP_FILE_POLICY, doc, err);
+		json_object_put(doc);
+	}
+	if (r >= 0 && c->tentative == NP_REC_REMOVE)
+		r = np_store_remove(&e->store, NP_FILE_TENTATIVE, err);
+	if (r < 0)
+		e->res->unrecorded = true;
+	return r;
+}
+
+/* Converge to the plan; when the driver refuses a knob the policy can do
+ * without (refuse.c), plan again from the device, rolled back, without it
+ * and converge to that, until it applies or the failure stands.  Each try
+ * is a run of its own (journal, commit), recording the knobs left out. */
+static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_plan *plan,
+		    unsigned flags, struct np_commit *c, struct np_error *err)
+{
+	const char *what = plan->policy ? plan->policy->name : "plan";
+	struct np_plan *again = NULL;
+	int r;
+
+	e->plan = plan;
+	r = np_engine_run(e, cur, plan->target, what, c, err);
+	while (r < 0 && np_refusal_drop(e->policy, flags, e->failed_knob, e->res, e->drop,
+					sizeof(e->drop), err)) {
+		struct np_plan_opts opts = { .cpus = *e->cpus ? e->cpus : NULL, .drop = e->drop };
+
+		np_log(e->ctx, NP_LOG_INFO, "%s: %s: %s; applying the policy without it", e->ifname,
+		       e->failed_knob, e->res->dropped[e->res->n_dropped - 1].reason);
+		np_plan_free(again);
+		again = NULL;
+		e->reopened = false;
+		e->failed_knob = NULL;
+		np_engine_answers_free(e);
+		if (c->policy != NP_REC_REMOVE) {
+			c->policy = NP_REC_SET;
+			snprintf(c->policy_rec.drop, sizeof(c->policy_rec.drop), "%s", e->drop);
+		}
+		r = np_engine_read(e, cur, NP_PHASE_APPLY, err);
+		if (r >= 0)
+			r = np_plan_compute(e->ctx, e->policy, &opts, *cur, &again, err);
+		if (r >= 0) {
+			e->plan = again;
+			r = np_engine_run(e, cur, again->target, what, c, err);
+		}
+	}
+	np_plan_free(again);
+	return r;
+}
+
+/* With the lock held and `cur` freshly read: apply `plan` (or nothing when
+ * the device is already at its target). */
+static int apply_locked(struct np_engine *e, struct np_state **cur, const struct np_plan *plan,
+			unsigned flags, struct np_error *err)
+{
+	struct np_tentative pending = { 0 };
+	struct np_state *pristine = NULL;
+	struct np_ident pid;
+	struct np_commit c;
+	struct np_plan left;
+	bool differs;
+	int r;
+
+	/* A plan made from this very read has its steps already. */
+	if (e->plan_fresh) {
+		differs = plan->n_steps > 0;
+	} else {
+		if (np_engine_remaining(*cur, plan->target, &left) < 0)
+			return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+		differs = left.n_steps > 0;
+		np_engine_steps_free(&left);
+	}
+	snprintf(e->drop, sizeof(e->drop), "%s", plan->drop);
+	r = apply_commit(e, *cur, plan, flags, &c, &pending, err);
+	if (r < 0)
+		goto out;
+	if (!differs) {
+		/* Nothing to write to the device: a no-op set writes nothing
+		 * anywhere, unless a record is to change. */
+		if (c.tentative == NP_REC_SET)
+			c.tentative = NP_REC_KEEP;	/* no change to confirm */
+		r = records_only(e, &c, err);
+		goto out;
+	}
+	/* The pristine snapshot, once per device: saved before the journal,
+	 * it equals the device as it is now, so alone it is harmless. */
+	r = np_store_pristine_load(&e->store, &pristine, &pid, err);
+	if (r >= 0 && !np_ident_same(&pid, &e->id)) {
+		np_log(e->ctx, NP_LOG_INFO, "%s: the saved pristine state is of an earlier device "
+		       "of that name; saving this one's", e->ifname);
+		r = -ENOENT;
+	}
+	if (r == -ENOENT)
+		r = np_store_pristine_save(&e->store, *cur, &e->id, err);
+	if (r < 0)
+		goto out;
+	e->policy = plan->policy;
+	e->cpus = plan->cpus;
+	e->tentative = flags & NP_APPLY_TENTATIVE;
+	r = run_plan(e, cur, plan, flags, &c, err);
+	if ((flags & NP_APPLY_TENTATIVE) && e->res->changed) {
+		e->res->token = c.tentative_rec.token;
+		e->res->deadline = c.tentative_rec.deadline;
+	}
+out:
+	np_state_free(pristine);
+	np_tentative_release(&pending);
+	return r;
+}
+
+int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
+	     struct np_apply_result *res, struct np_error *err)
+{
+	struct np_state *cur = NULL;
+	struct np_engine e;
+	int r;
+
+	r = np_engine_start(&e, ctx, plan->target->dev.ifname, res, err);
+	if (r >= 0)
+		r = np_engine_recover(&e, err);
+	if (r >= 0)
+		r = np_tentative_expire(&e, err);
+	/* The plan may be older than the device's state: work from a fresh
+	 * read, and write nothing at all when it is already at the target. */
+	if (r >= 0)
+		r = np_engine_read(&e, &cur, NP_PHASE_APPLY, err);
+	if (r >= 0)
+		r = apply_locked(&e, &cur, plan, flags, err);
+	np_state_free(cur);
+	np_engine_stop(&e);
+	return r;
+}
+
+struct np_plan_opts_buf {
+	struct np_plan_opts opts;
+	struct np_policy_record rec;
+};
+
+/* Setting the policy that is applied, with the same CPUs, leaves out what
+ * the driver refused last time: a second `set` writes nothing.  A reset,
+ * another policy or --strict tries every knob again. */
+static const struct np_plan_opts *with_recorded_drops(struct np_engine *e,
+						      const struct np_policy *policy,
+						      const struct np_plan_opts *opts,
+						      unsigned flags, struct np_plan_opts_buf *buf)
+{
+	static const struct np_plan_opts none;
+	struct np_policy_record *a = &buf->rec;
+	const char *cpus = opts && opts->cpus ? opts->cpus : "";
+
+	if ((flags & NP_APPLY_STRICT) || (opts && opts->drop) ||
+	    np_store_policy_load(&e->store, a, NULL) < 0 || !a->drop[0] ||
+	    strcmp(a->policy, policy->name) || strcmp(a->cpus, cpus))
+		return opts;
+	buf->opts = opts ? *opts : none;
+	buf->opts.drop = a->drop;
+	return &buf->opts;
+}
+
+int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_policy *policy,
+		    const struct np_plan_opts *opts, unsigned flags, struct np_plan **ret_plan,
+		    struct np_apply_result *res, struct np_error *err)
+{
+	struct np_plan_opts_buf o;
+	struct np_state *cur = NULL;
+	struct np_plan *plan = NULL;
+	struct np_engine e;
+	int r;
+
+	/* Plan under the lock from the one read the apply starts from: no
+	 * other netpolicy can change the device between plan and apply. */
+	r = np_engine_start(&e, ctx, ifname, res, err);
+	if (r >= 0)
+		r = np_engine_recover(&e, err);
+	if (r >= 0)
+		r = np_tentative_expire(&e, err);
+	if (r >= 0)
+		r = np_engine_read(&e, &cur, NP_PHASE_DISCOVER, err);
+	if (r >= 0)
+		r = np_plan_compute(ctx, policy, with_recorded_drops(&e, policy, opts, flags, &o), cur,
+				    &plan, err);
+	e.plan_fresh = true;
+	if (r >= 0)
+		r = apply_locked(&e, &cur, plan, flags, err);
+	np_state_free(cur);
+	np_engine_stop(&e);
+	if (plan && ret_plan)
+		*ret_plan = plan;
+	else
+		np_plan_free(plan);
+	return r;
+}
+
+int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
+		  struct np_error *err)
+{
+	struct np_state *cur = NULL, *pristine = NULL;
+	struct np_plan *plan = NULL;
+	struct np_store s;
+	struct np_ident pid, id;
+	int r;
+
+	r = np_store_open_readonly(ctx, ifname, &s, err);
+	if (r >= 0) {
+		r = np_store_pristine_load(&s, &pristine, &pid, err);
+		np_store_close(&s, false);
+	}
+	if (r == -ENOENT)
+		return np_err(err, r, NP_PHASE_PLAN, NULL,
+			      "netpolicy has not changed this device: nothing to reset");
+	if (r < 0)
+		return r;
+	r = np_discover(ctx, ifname, &cur, err);
+	if (r < 0)
+		goto out;
+	np_ident_of(ctx, cur, &id);
+	if (!np_ident_same(&id, &pid)) {
+		r = np_err(err, -ENOENT, NP_PHASE_PLAN, NULL,
+			   "the saved state is of an earlier device of this name: nothing to reset");
+		goto out;
+	}
+	if (np_plan_new(&plan) < 0) {
+		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+		goto out;
+	}
+	plan->target = pristine;
+	pristine = NULL;
+	r = np_plan_diff(plan, cur);
+	if (r < 0) {
+		np_err(err, r, NP_PHASE_PLAN, NULL, "out of memory");
+		goto out;
+	}
+	*ret = plan;
+	plan = NULL;
+out:
+	np_plan_free(plan);
+	np_state_free(pristine);
+	np_state_free(cur);
+	return r;
+}
+
+/* Reset ends everything netpolicy holds for the device, a pending
+ * --confirm included: the pristine state is where it returns. */
+int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_plan **ret_plan,
+	     struct np_apply_result *res, struct np_error *err)
+{
+	struct np_commit c = { .policy = NP_REC_REMOVE, .tentative = NP_REC_REMOVE,
+			       .pristine = NP_REC_REMOVE };
+	struct np_state *cur = NULL, *pristine = NULL;
+	struct np_plan *plan = NULL;
+	struct np_ident pid;
+	struct np_engine e;
+	int r;
+
+	(void)flags;
+	r = np_engine_start(&e, ctx, ifname, res, err);
+	if (r >= 0)
+		r = np_engine_recover(&e, err);
+	if (r >= 0)
+		r = np_store_pristine_load(&e.store, &pristine, &pid, err);
+	if (r == -ENOENT) {
+		/* Never changed (or already reset): nothing to do, like a
+		 * second `set`; a record without a snapshot is litter. */
+		r = np_store_remove(&e.store, NP_FILE_TENTATIVE, err);
+		if (r >= 0)
+			r = np_store_remove(&e.store, NP_FILE_POLICY, err);
+		goto out;
+	}
+	if (r >= 0)
+		r = np_engine_read(&e, &cur, NP_PHASE_APPLY, err);
+	if (r >= 0 && !np_ident_same(&pid, &e.id)) {
+		/* saved for an earlier device of this name: nothing of ours here */
+		r = np_store_remove(&e.store, NP_FILE_PRISTINE, err);
+		if (r >= 0)
+			r = np_store_remove(&e.store, NP_FILE_TENTATIVE, err);
+		if (r >= 0)
+			r = np_store_remove(&e.store, NP_FILE_POLICY, err);
+		goto out;
+	}
+	/* What will change, for the caller to show: from the same read. */
+	if (r >= 0 && ret_plan) {
+		if (np_plan_new(&plan) < 0 || np_state_dup(pristine, &plan->target) < 0 ||
+		    np_plan_diff(plan, cur) < 0)
+			r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+	}
+	if (r >= 0)
+		r = np_engine_run(&e, &cur, pristine, "reset", &c, err);
+out:
+	if (plan && ret_plan && (r >= 0 || e.res->rolled_back || e.res->vanished ||
+				 e.res->unrecorded))
+		*ret_plan = plan;
+	else
+		np_plan_free(plan);
+	np_state_free(pristine);
+	np_state_free(cur);
+	np_engine_stop(&e);
+	return r;
+}
+
+static int read_active(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
+		       struct np_error *err)
+{
+	struct np_policy_record rec;
+	struct np_store s;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	/* Reading must not create the directory: show is read-only. */
+	r = np_store_open_readonly(ctx, ifname, &s, err);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	r = np_store_policy_load(&s, &rec, err);
+	np_store_close(&s, false);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	snprintf(ret->policy, sizeof(ret->policy), "%s", rec.policy);
+	snprintf(ret->cpus, sizeof(ret->cpus), "%s", rec.cpus);
+	snprintf(ret->drop, sizeof(ret->drop), "%s", rec.drop);
+	return 0;
+}
+
+int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active **ret,
+		     struct np_error *err)
+{
+	struct np_active *a;
+	int r;
+
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	r = read_active(ctx, ifname, a, err);
+	if (r < 0) {
+		free(a);
+		return r;
+	}
+	*ret = a;
+	return 0;
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Verify: after converging, what still differs from the goal, and why.
+ * A driver may round what it is given (ring sizes to a power of two,
+ * coalescing to its timer's resolution) and the kernel rounds some sysfs
+ * values itself (rps_flow_cnt to a power of two: net/core/net-sysfs.c,
+ * store_rps_dev_flow_table_cnt()).  So right after each write the engine
+ * reads the device back and remembers the answer.  At the end a value still
+ * equal to that answer was rounded (reported); a value that changed since
+ * was changed by someone else (`ethtool -L` in another shell), and one that
+ * still has its old value was ignored: both fail the run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_engine.h"
+
+void np_engine_answers_free(struct np_engine *e)
+{
+	free(e->answers);
+	e->answers = NULL;
+	e->n_answers = 0;
+}
+
+static struct np_answer *find_answer(struct np_engine *e, const char *knob, const char *what)
+{
+	/* the latest: a knob written again after a re-plan answers anew */
+	for (size_t i = e->n_answers; i-- > 0;)
+		if (!strcmp(e->answers[i].knob, knob) && !strcmp(e->answers[i].what, what))
+			return &e->answers[i];
+	return NULL;
+}
+
+int np_engine_answer(struct np_engine *e, const struct np_knob *knob, const struct np_state *cur,
+		     const struct np_state *goal)
+{
+	struct np_plan p = { .target = (struct np_state *)goal };
+	int r;
+
+	r = knob->diff(&p, cur, goal);
+	for (size_t i = 0; r >= 0 && i < p.n_steps; i++) {
+		const struct np_step *s = &p.steps[i];
+
+		for (unsigned k = 0; k < s->n_changes; k++) {
+			const struct np_change *c = &p.changes[s->first_change + k];
+			struct np_answer *a = find_answer(e, knob->name, c->what);
+
+			if (!a) {
+				a = realloc(e->answers, (e->n_answers + 1) * sizeof(*a));
+				if (!a) {
+					r = -ENOMEM;
+					break;
+				}
+				e->answers = a;
+				a = &e->answers[e->n_answers++];
+				a->knob = knob->name;
+				snprintf(a->what, sizeof(a->what), "%s", c->what);
+			}
+			snprintf(a->value, sizeof(a->value), "%s", c->before);
+		}
+	}
+	/* A field now at its goal that answered otherwise before (written
+	 * twice): its earlier answer is stale. */
+	for (size_t i = 0; r >= 0 && i < e->n_answers; i++) {
+		bool still = false;
+
+		if (strcmp(e->answers[i].knob, knob->name))
+			continue;
+		for (size_t j = 0; j < p.n_steps && !still; j++)
+			for (unsigned k = 0; k < p.steps[j].n_changes && !still; k++)
+				still = !strcmp(p.changes[p.steps[j].first_change + k].what,
+						e->answers[i].what);
+		if (!still)
+			e->answers[i].what[0] = '\0';
+	}
+	np_engine_steps_free(&p);
+	return r;
+}
+
+static const struct np_change *find_change(const struct np_plan *p, const char *knob,
+					   const char *what)
+{
+	for (size_t i = 0; i < p->n_steps; i++) {
+		const struct np_step *s = &p->steps[i];
+
+		if (strcmp(s->knob->name, knob))
+			continue;
+		for (unsigned k = 0; k < s->n_changes; k++)
+			if (!strcmp(p->changes[s->first_change + k].what, what))
+				return &p->changes[s->first_change + k];
+	}
+	return NULL;
+}
+
+static void note(struct np_engine *e, const char *knob, const struct np_change *c)
+{
+	size_t used = strlen(e->res->notes);
+
+	snprintf(e->res->notes + used, sizeof(e->res->notes) - used, "%s%s %s: driver set %s for %s",
+		 used ? "; " : "", knob, c->what, c->before, c->after);
+}
+
+int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np_state *before,
+		     const struct np_state *goal, enum np_phase phase, struct np_error *err)
+{
+	struct np_plan left, wanted;
+	int r;
+
+	/* Nothing was written since the last read: that read is the proof. */
+	r = e->fresh ? 0 : np_engine_read(e, cur, phase, err);
+	if (r < 0)
+		return r;
+	if (np_engine_remaining(*cur, goal, &left) < 0 ||
+	    np_engine_remaining(before, goal, &wanted) < 0) {
+		np_engine_steps_free(&left);
+		return np_err(err, -ENOMEM, phase, NULL, "out of memory");
+	}
+	r = 0;
+	for (size_t i = 0; i < left.n_steps && !r; i++) {
+		const struct np_step *s = &left.steps[i];
+		const char *knob = s->knob->name;
+
+		for (unsigned k = 0; k < s->n_changes && !r; k++) {
+			const struct np_change *c = &left.changes[s->first_change + k];
+			const struct np_change *w = find_change(&wanted, knob, c->what);
+			const struct np_answer *a = find_answer(e, knob, c->what);
+			bool kept = w && !strcmp(w->before, c->before);
+
+			if (a && !strcmp(a->value, c->before) && w && !kept) {
+				note(e, knob, c);
+				continue;
+			}
+			if (kept) {
+				r = np_err(err, -EIO, NP_PHASE_VERIFY, knob,
+					   "%s: the driver kept %s, wanted %s", c->what, c->before,
+					   c->after);
+				continue;
+			}
+			e->res->other_writer = phase != NP_PHASE_ROLLBACK;
+			if (a)
+				r = np_err(err, -EBUSY, NP_PHASE_VERIFY, knob, "%s: changed to %s by "
+					   "another writer during the run (the driver had set %s for %s)",
+					   c->what, c->before, a->value, c->after);
+			else
+				r = np_err(err, -EBUSY, NP_PHASE_VERIFY, knob, "%s: changed to %s by "
+					   "another writer during the run, wanted %s", c->what,
+					   c->before, c->after);
+		}
+	}
+	np_engine_steps_free(&left);
+	np_engine_steps_free(&wanted);
+	return r;
+}

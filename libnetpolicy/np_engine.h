@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The apply engine's pieces, shared by its files (apply/engine.c: converge,
+ * verify, rollback; apply/verify.c; apply/transaction.c: apply, reset,
+ * recovery; apply/tentative.c: --confirm). */
+#ifndef NP_ENGINE_H
+#define NP_ENGINE_H
+
+#include "np_journal.h"
+#include "np_plan.h"
+#include "np_store.h"
+
+/* What the device said right after one of our writes: a value the driver
+ * answered with (rounded), to tell from a change another writer made later. */
+struct np_answer {
+	const char *knob;
+	char what[48];
+	char value[80];
+};
+
+struct np_engine {
+	struct np_ctx *ctx;
+	struct np_backend *be;
+	struct np_store store;
+	const char *ifname;
+	struct np_ident id;		/* the device, as first read under the lock */
+	bool have_id;
+	struct np_journal *journal;
+	struct np_apply_result *res;
+	unsigned step;			/* steps written so far in this run */
+	const struct np_policy *policy;	/* apply: plan again after queues reopened */
+	const char *cpus;
+	char drop[128];			/* apply: knobs left out (np_plan_opts.drop) */
+	const char *failed_knob;	/* the knob of the step that failed */
+	const struct np_plan *plan;	/* apply: the plan being run, refined after queues reopen */
+	bool fresh;			/* *cur was read after the last write */
+	bool plan_fresh;		/* the plan was made from *cur as read under the lock */
+	bool reopened;			/* a step reopened queues */
+	bool tentative;			/* call the tentative hook before the first write */
+	struct np_answer *answers;
+	size_t n_answers;
+};
+
+/* Validate, take the device's lock through the store. */
+int np_engine_start(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
+		    struct np_apply_result *res, struct np_error *err);
+void np_engine_stop(struct np_engine *e);
+
+/* Read the device; after the first read, a device that is not the same one
+ * (renamed, moved to another namespace, deleted) is -ENODEV with res->vanished
+ * (and res->renamed_to) set. */
+int np_engine_read(struct np_engine *e, struct np_state **cur, enum np_phase phase,
+		   struct np_error *err);
+/* Journal, converge to goal, verify; on failure roll back.  commit: the
+ * record changes once it succeeded. */
+int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
+		  const char *what, const struct np_commit *commit, struct np_error *err);
+/* Converge without a journal (recovery). */
+int np_engine_converge(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
+		       bool per_queue_only, enum np_phase phase, struct np_error *err);
+/* With the lock held: finish or roll back what an interrupted run left. */
+int np_engine_recover(struct np_engine *e, struct np_error *err);
+/* Every difference between the device and goal, as a plan (empty = equal). */
+int np_engine_remaining(const struct np_state *cur, const struct np_state *goal,
+			struct np_plan *p);
+/* Free what np_engine_remaining made (the plan borrows its target). */
+void np_engine_steps_free(struct np_plan *p);
+
+/* verify.c: remember the driver's answer for what `knob` just wrote. */
+int np_engine_answer(struct np_engine *e, const struct np_knob *knob, const struct np_state *cur,
+		     const struct np_state *goal);
+/* Re-read and check that the device is at goal (before: where the run started). */
+int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np_state *before,
+		     const struct np_state *goal, enum np_phase phase, struct np_error *err);
+void np_engine_answers_free(struct np_engine *e);
+
+/* tentative.c: with the lock held, revert a tentative apply whose deadline
+ * passed (0 when none did). */
+int np_tentative_expire(struct np_engine *e, struct np_error *err);
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The state store: the one module that knows the state directory (default
+ * /run/netpolicy, root only) and every file in it.  Per device IFNAME:
+ *
+ *   IFNAME.lock       flock()ed by every command that may change the device
+ *   IFNAME.pristine   the device before netpolicy first changed it
+ *   IFNAME.policy     the policy last applied (and its --cpus)
+ *   IFNAME.tentative  a `set --confirm` awaiting confirmation: its token,
+ *                     deadline, and the state and policy record to return to
+ *   IFNAME.journal    a run in progress: the state to return to, the record
+ *                     changes to make once it succeeds, step marks, "commit"
+ *
+ * Every file but the lock and the journal's marks is one JSON document with
+ * a "format" name and a "version"; readers refuse anything else.  Writes go
+ * to ".IFNAME.KIND.tmp" (O_EXCL), are fsync()ed, renamed over the file and
+ * the directory is fsync()ed: a crash leaves the old file or the new one.
+ * Reads open non-blocking without following links, refuse what is not a
+ * regular file and read at most NP_STORE_MAX_FILE bytes.  The engine names
+ * files by kind, never by path.
+ */
+#ifndef NP_STORE_H
+#define NP_STORE_H
+
+#include <net/if.h>
+#include <sys/types.h>
+
+#include <json-c/json.h>
+
+#include "np_private.h"
+
+#define NP_STORE_MAX_FILE (16u << 20)
+
+enum np_file {
+	NP_FILE_PRISTINE,
+	NP_FILE_POLICY,
+	NP_FILE_TENTATIVE,
+	NP_FILE_JOURNAL,
+	NP_FILE__COUNT
+};
+
+/* One device's files; the lock is held from np_store_open to np_store_close. */
+struct np_store {
+	struct np_ctx *ctx;
+	int dirfd, lockfd;
+	char ifname[IFNAMSIZ];
+};
+
+/* Creates the directory (0700) if needed, refuses one that is a symlink, not
+ * a directory, or writable by others; takes the device's lock (waiting for
+ * another netpolicy) and removes temp files a killed run left.  A read-only
+ * directory is usable (recovery can still run), writes then fail. */
+int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
+		  struct np_error *err);
+/* Without creating anything and without the lock (show, check, dry runs):
+ * -ENOENT when there is no state directory. */
+int np_store_open_readonly(struct np_ctx *ctx, const char *ifname, struct np_store *s,
+			   struct np_error *err);
+/* Releases the lock.  forget: the device does not exist, remove the lock
+ * file too (while holding it: lockers check the inode they locked). */
+void np_store_close(struct np_store *s, bool forget);
+
+bool np_store_has(const struct np_store *s, enum np_file f);
+/* unlink + fsync(dir); absent is fine.  A failure is an error. */
+int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err);
+
+/* A whole file (bounded, regular), NUL-terminated; the caller frees.
+ * -ENOENT when absent, without touching err. */
+int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_len,
+		  struct np_error *err);
+/* Atomic replace with `text` (see above). */
+int np_store_write(struct np_store *s, enum np_file f, const char *text, struct np_error *err);
+/* Open the existing file for appending (the journal's marks). */
+int np_store_open_append(struct np_store *s, enum np_file f, int *ret_fd, struct np_error *err);
+const char *np_store_file_name(enum np_file f);
+
+/* --- records ----------------------------------------------------------------- */
+
+/* Which device a record belongs to: a device deleted and re-created under
+ * its name, renamed, or seen from another network namespace is another. */
+struct np_ident {
+	int ifindex;
+	char bus_info[32];		/* ethtool's bus path ("0000:03:00.0"), "" for virtual */
+	unsigned long long netns;	/* inode of the network namespace, 0 unknown */
+};
+void np_ident_of(struct np_ctx *ctx, const struct np_state *st, struct np_ident *ret);
+bool np_ident_same(const struct np_ident *a, const struct np_ident *b);
+
+struct np_policy_record {
+	char policy[32];	/* "" = none */
+	char cpus[256];		/* the --cpus it was planned with, "" for the default */
+	char drop[128];		/* knobs the driver refused, left out ("" none) */
+};
+
+struct np_tentative {
+	unsigned long long token;	/* < 2^53: exact in JSON */
+	long long deadline;		/* CLOCK_REALTIME seconds */
+	bool has_policy;		/* the record to restore on revert (else: none) */
+	struct np_policy_record policy;
+	struct np_state *before;	/* the state to return to */
+};
+
+/* -ENOENT when absent (err untouched); -EINVAL for a damaged file. */
+int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_ident *ret_id,
+			   struct np_error *err);
+int np_store_pristine_save(struct np_store *s, const struct np_state *st,
+			   const struct np_ident *id, struct np_error *err);
+int np_store_policy_load(struct np_store *s, struct np_policy_record *ret, struct np_error *err);
+int np_store_tentative_load(struct np_store *s, struct np_tentative *ret, struct np_error *err);
+void np_tentative_release(struct np_tentative *t);
+
+/* The documents (the journal embeds them as what to write at commit). */
+int np_policy_record_to_json(const struct np_policy_record *rec, struct json_object **ret);
+int np_policy_record_from_json(struct json_object *obj, const char *what,
+			       struct np_policy_record *ret, struct np_error *err);
+int np_tentative_to_json(const struct np_tentative *t, struct json_object **ret);
+int np_tentative_from_json(struct json_object *obj, const char *what, struct np_tentative *ret,
+			   struct np_error *err);
+/* Write a record document (policy or tentative) as is. */
+int np_store_write_json(struct np_store *s, enum np_file f, struct json_object *doc,
+			struct np_error *err);
+
+/* A JSON document parsed strictly: one value, nothing after it. */
+int np_json_parse_strict(const char *text, size_t len, const char *what,
+			 struct json_object **ret, struct np_error *err);
+/* "format" is `format` and "version" is `version`. */
+int np_json_check_format(struct json_object *obj, const char *format, int version,
+			 const char *what, struct np_error *err);
+
+#endif
