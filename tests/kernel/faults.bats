@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# The atomic promise under signals, another writer and a device that moves,
+# on a veth pair with 8 queues in a private network namespace.
+
+load ../helpers
+
+setup() {
+	np_tmpdir
+	np_netns_veth 8
+	BEFORE=$(veth_snapshot)
+}
+
+teardown() {
+	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
+	np_netns_cleanup
+	np_cleanup_tmp
+}
+
+# set throughput stopped by the test hook after step $1; sets PID
+stopped_set() {
+	NETPOLICY_TEST_STOP_AFTER_STEP=$1 ip netns exec "$NS" "$NETPOLICY_TEST_BIN" \
+		--state-dir "$STATE_DIR" v0 set throughput >"$NP_TMP/out" 2>&1 &
+	PID=$!
+	wait_stopped "$PID"
+}
+
+finish() {	# let it run on; its exit status in ST
+	kill -CONT "$PID"
+	ST=0; wait "$PID" || ST=$?; PID=
+}
+
+@test "a closed pipe (| head) never kills an apply half-way" {
+	run bash -c "ip netns exec $NS '$NETPOLICY' --state-dir '$STATE_DIR' -v v0 set throughput 2>&1 | head -2"
+	[ ! -e "$STATE_DIR/v0.journal" ]
+	run npns v0 check throughput
+	[ "$status" -eq 0 ]
+}
+
+@test "SIGTERM, SIGINT, SIGHUP mid-apply: rolled back, exit 3, no journal" {
+	for sig in TERM INT HUP; do
+		stopped_set 0
+		kill -"$sig" "$PID"
+		finish
+		[ "$ST" -eq 3 ] || { cat "$NP_TMP/out"; echo "SIG$sig: exit $ST"; return 1; }
+		grep -q "interrupted by a signal" "$NP_TMP/out"
+		[ "$(veth_snapshot)" = "$BEFORE" ]
+		[ ! -e "$STATE_DIR/v0.journal" ]
+	done
+}
+
+@test "another writer between two steps (ethtool -L) fails the apply and rolls back" {
+	run npns --json v0 set throughput --dry-run
+	[ "$(jq -r '.steps[0].knob' <<<"$output")" = channels ]
+	stopped_set 0
+	ip netns exec "$NS" ethtool -L v0 rx 3 tx 3
+	finish
+	[ "$ST" -eq 3 ]
+	grep -q "by another writer during the run" "$NP_TMP/out"
+	! grep -q "driver set" "$NP_TMP/out"
+	[ ! -e "$STATE_DIR/v0.journal" ]
+}
+
+@test "renamed mid-apply: reported as renamed, exit 4, the journal kept; renamed back, reset restores it" {
+	stopped_set 0
+	ip -n "$NS" link set v0 name v9
+	finish
+	[ "$ST" -eq 4 ]
+	grep -q "renamed to v9" "$NP_TMP/out"
+	[ -e "$STATE_DIR/v0.journal" ]
+	ip -n "$NS" link set v9 name v0
+	run npns v0 reset
+	[ "$status" -eq 0 ]
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+	[ ! -e "$STATE_DIR/v0.journal" ]
+}
+
+@test "moved to another namespace mid-apply: exit 4, the journal kept" {
+	stopped_set 0
+	ip netns add "$NS-b"
+	ip -n "$NS" link set v0 netns "$NS-b"
+	finish
+	ip netns del "$NS-b"
+	[ "$ST" -eq 4 ]
+	grep -q "left this network namespace" "$NP_TMP/out"
+	[ -e "$STATE_DIR/v0.journal" ]
+}
+
+@test "--confirm: the deadline is on disk and show reports it; reset cancels it for good" {
+	run npns --json v0 set throughput --confirm 3
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .format "$STATE_DIR/v0.tentative")" = netpolicy-tentative ]
+	out=$(npns --json v0 show 2>/dev/null)
+	[ "$(jq '.confirm_deadline > 0' <<<"$out")" = true ]
+	run npns v0 reset
+	[ "$status" -eq 0 ]
+	[ ! -e "$STATE_DIR/v0.tentative" ]
+	sleep 4		# the watchdog wakes up: nothing of its change is left to revert
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+	[ ! -e "$STATE_DIR/v0.pristine" ]
+}
+
+@test "--confirm: an expired deadline is reverted by the next change even without a watchdog; confirm then refuses" {
+	run npns v0 set throughput --confirm 3
+	[ "$status" -eq 0 ]
+	# kill this test's watchdog (its command line names our state dir)
+	wd=
+	for ((i = 0; i < 30 && !wd; i++)); do
+		for p in /proc/[0-9]*; do
+			tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q -- "$STATE_DIR -- v0 __revert" &&
+				wd=${p#/proc/}
+		done
+		[ -n "$wd" ] || sleep 0.1
+	done
+	[ -n "$wd" ]
+	kill -9 "$wd"
+	sleep 4
+	run npns v0 confirm
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"too late"* ]]
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+	[ ! -e "$STATE_DIR/v0.tentative" ]
+}
+
+@test "a second set --confirm returns to the state before the first" {
+	npns v0 set cpu --confirm 2
+	npns v0 set throughput --confirm 2
+	sleep 4
+	for ((i = 0; i < 50; i++)); do [ ! -e "$STATE_DIR/v0.tentative" ] && break; sleep 0.1; done
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+}
