@@ -36,6 +36,7 @@ struct cli {
 	int confirm;		/* seconds, 0 = none */
 	const char *state_dir;	/* as given, for the watchdog */
 	const char *model;
+	const char *root;	/* --root DIR (tests): sysfs, procfs, /etc, /run below DIR */
 	/* plan: the per-device JSON documents set would print are appended to
 	 * this array instead, to be printed as one document */
 	struct json_object *json_out;
@@ -84,6 +85,11 @@ int cmd_set(struct cli *c);
 int cmd_reset(struct cli *c);
 int cmd_policies(struct cli *c);
 int cmd_plan(struct cli *c);
+/* plan with no configuration file: the default policy, dry run only */
+#define NP_DEFAULT_POLICY "throughput"
+int cli_plan_default(struct cli *c, const char *only, const char *config_path);
+/* The file `plan` reads: --config, else NP_CONFIG_PATH (below --root). */
+const char *cli_config_path(const struct cli *c, char *buf, size_t len);
 int cmd_check(struct cli *c);
 int cmd_confirm(struct cli *c);
 int cmd_revert(struct cli *c);

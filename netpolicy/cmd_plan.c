@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* netpolicy plan [DEVICE]: bring every device of the configuration file (or
  * only DEVICE, for the udev-started unit) to its policy, as set would. */
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -52,8 +54,17 @@ int cmd_plan(struct cli *c)
 		if (np_ifname_validate(only, err) < 0)
 			return cli_fail(c, err);
 	}
-	if (np_config_load(c->ctx, c->config, &cfg, err) < 0)
-		return cli_fail(c, err);
+	/* No configuration file at all is a fresh machine, not an error: a
+	 * dry run shows the default policy's plan, an apply says what to write. */
+	{
+		char buf[4096];
+		const char *path = cli_config_path(c, buf, sizeof(buf));
+
+		if (!c->config && access(path, F_OK) < 0 && errno == ENOENT)
+			return cli_plan_default(c, only, path);
+		if (np_config_load(c->ctx, path, &cfg, err) < 0)
+			return cli_fail(c, err);
+	}
 	/* udev starts the unit for every new device: one that is not
 	 * configured is not an error, but a typed name deserves a word. */
 	if (only && np_config_find(cfg, only, &idx) < 0 && !c->quiet)

@@ -302,6 +302,7 @@ int main(int argc, char **argv)
 	np_ctx_set_step_hook(c.ctx, on_step, &c);
 	c.state_dir = state_dir ? state_dir : "/run/netpolicy";
 	c.model = model;
+	c.root = root;
 	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, err) < 0) ||
 	    (model && np_ctx_set_model(c.ctx, model, err) < 0) ||
 	    (root && np_ctx_set_root(c.ctx, root, err) < 0)) {

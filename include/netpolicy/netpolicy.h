@@ -35,6 +35,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <netpolicy/version.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,6 +44,10 @@ extern "C" {
 #ifndef NP_EXPORT
 #define NP_EXPORT __attribute__((visibility("default")))
 #endif
+
+/* The library's version, "MAJOR.MINOR.PATCH": the one linked in, which the
+ * NP_VERSION_* macros of the header a program was compiled with may not be. */
+NP_EXPORT const char *np_version(void);
 
 struct json_object;
 struct np_ctx;
@@ -268,7 +274,7 @@ NP_EXPORT const char *np_active_drop(const struct np_active *active);
  * whole file is validated on load; an error is NP_PHASE_INPUT with a message
  * "FILE:LINE: reason".  CPUs being online is checked later, when planning.
  */
-#define NP_CONFIG_PATH "/etc/netpolicy.conf"
+#define NP_CONFIG_PATH NP_CONFIG_DIR "/netpolicy.conf"
 
 struct np_config;
 

@@ -1,0 +1,154 @@
+#!/usr/bin/env bats
+# What a packager and a library user get from `make install`: the header
+# where pkg-config says, a .pc that builds and links a consumer of the static
+# archive, only the public API global in that archive, version macros and
+# np_version(), systemd units and udev rule in their directories with the
+# paths substituted, and the link-up hooks.
+
+load ../helpers
+
+setup_file() {
+	export PKG_DEST=$(mktemp -d "${BATS_TMPDIR:-/tmp}/netpolicy-install.XXXXXX")
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$NP_BUILDDIR" \
+		install DESTDIR="$PKG_DEST" >/dev/null
+}
+
+teardown_file() {
+	rm -rf "$PKG_DEST"
+}
+
+setup() { np_tmpdir; }
+teardown() { np_cleanup_tmp; }
+
+mkvar() {	# a variable of the build's Makefile
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$NP_BUILDDIR" \
+		-f Makefile -f - np-print-var V="$1" <<<'np-print-var: ; @echo $($(V))'
+}
+
+pc() {	# pkg-config on the staged installation
+	PKG_CONFIG_SYSROOT_DIR=$PKG_DEST PKG_CONFIG_PATH=$PKG_DEST$(mkvar libdir)/pkgconfig \
+		pkg-config "$@" libnetpolicy
+}
+
+# A consumer with a symbol of its own named like one of the library's
+# internals: with internals global it would not link (multiple definition).
+consumer() {
+	cat >"$NP_TMP/consumer.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <netpolicy/netpolicy.h>
+
+int np_err(void);
+int np_err(void) { return 42; }	/* the library has an internal np_err too */
+
+int main(void)
+{
+	struct np_ctx *ctx = NULL;
+	struct np_error *err = np_error_new();
+
+	if (strcmp(np_version(), NP_VERSION_STRING) || np_err() != 42)
+		return 1;
+	if (!err || np_ctx_new(&ctx, err) < 0)
+		return 2;
+	np_ctx_free(ctx);
+	np_error_free(err);
+	printf("%s %d.%d.%d\n", np_version(), NP_VERSION_MAJOR, NP_VERSION_MINOR, NP_VERSION_PATCH);
+	return 0;
+}
+C
+}
+
+@test "the header is installed as \$(includedir)/netpolicy/netpolicy.h" {
+	inc=$PKG_DEST$(mkvar includedir)
+	[ -f "$inc/netpolicy/netpolicy.h" ]
+	[ -f "$inc/netpolicy/version.h" ]
+	[ ! -e "$inc/include" ]
+}
+
+@test "pkg-config --cflags --libs builds and links a consumer of the static library" {
+	consumer
+	run cc -o "$NP_TMP/consumer" "$NP_TMP/consumer.c" $(pc --cflags --libs)
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run "$NP_TMP/consumer"
+	[ "$status" -eq 0 ]
+	v=$(mkvar PACKAGE_VERSION)
+	[ "$output" = "$v $v" ]
+}
+
+@test "pkg-config --static --cflags --libs links it too" {
+	consumer
+	run cc -o "$NP_TMP/consumer" "$NP_TMP/consumer.c" $(pc --static --cflags --libs)
+	echo "$output"
+	[ "$status" -eq 0 ]
+	"$NP_TMP/consumer"
+}
+
+@test "only the public API is global in the installed archive" {
+	lib=$PKG_DEST$(mkvar libdir)/libnetpolicy.a
+	nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort >"$NP_TMP/global"
+	grep -o 'NP_EXPORT [^(]*np_[a-z0-9_]*(' "$NP_SRCDIR/include/netpolicy/netpolicy.h" |
+		grep -o 'np_[a-z0-9_]*($' | tr -d '(' | sort -u >"$NP_TMP/api"
+	[ -s "$NP_TMP/api" ]
+	diff -u "$NP_TMP/api" "$NP_TMP/global"
+}
+
+@test "the version macros and np_version() agree with configure" {
+	h=$PKG_DEST$(mkvar includedir)/netpolicy/version.h
+	v=$(mkvar PACKAGE_VERSION)
+	maj=$(awk '/define NP_VERSION_MAJOR/ { print $3 }' "$h")
+	min=$(awk '/define NP_VERSION_MINOR/ { print $3 }' "$h")
+	pat=$(awk '/define NP_VERSION_PATCH/ { print $3 }' "$h")
+	[ "$maj.$min.$pat" = "$v" ]
+}
+
+@test "units, udev rule and hooks are installed where configure says, paths substituted" {
+	unitdir=$PKG_DEST$(mkvar systemdsystemunitdir)
+	rulesdir=$PKG_DEST$(mkvar udevrulesdir)
+	sbindir=$(mkvar sbindir)
+	confdir=$(mkvar confdir)
+	[ -f "$unitdir/netpolicy.service" ]
+	[ -f "$unitdir/netpolicy@.service" ]
+	[ -f "$rulesdir/99-netpolicy.rules" ]
+	sysconf=$PKG_DEST$(mkvar sysconfdir)
+	[ -x "$sysconf/network/if-up.d/netpolicy" ]
+	[ -x "$sysconf/NetworkManager/dispatcher.d/90-netpolicy" ]
+	[ -x "$sysconf/networkd-dispatcher/carrier.d/netpolicy" ]
+	! grep -n '@[a-zA-Z_]*@' "$unitdir"/netpolicy*.service "$rulesdir/99-netpolicy.rules" \
+		"$sysconf/network/if-up.d/netpolicy"
+	grep -q "^ExecStart=$sbindir/netpolicy plan\$" "$unitdir/netpolicy.service"
+	grep -q "^ExecStart=$sbindir/netpolicy --quiet plan %I\$" "$unitdir/netpolicy@.service"
+	grep -q "^ConditionPathExists=$confdir/netpolicy.conf\$" "$unitdir/netpolicy.service"
+}
+
+@test "netpolicy@.service: an interface name with '-' reaches netpolicy unescaped" {
+	command -v systemd-escape >/dev/null || skip "systemd-escape not installed"
+	unit=$PKG_DEST$(mkvar systemdsystemunitdir)/netpolicy@.service
+	inst=$(systemd-escape br-lan)		# what 99-netpolicy.rules' PROGRAM gives
+	[ "$inst" = 'br\x2dlan' ]
+	# %i (escaped) names the device unit, as systemd names it from the path
+	[ "sys-subsystem-net-devices-$inst.device" = \
+		"$(systemd-escape --path --suffix=device /sys/subsystem/net/devices/br-lan)" ]
+	grep -q '^BindsTo=sys-subsystem-net-devices-%i\.device$' "$unit"
+	# %I (unescaped) is the argument
+	[ "$(systemd-escape --unescape "$inst")" = br-lan ]
+	grep -q '^ExecStart=.* plan %I$' "$unit"
+	grep -q 'PROGRAM=".*systemd-escape \$name"' "$PKG_DEST$(mkvar udevrulesdir)/99-netpolicy.rules"
+	grep -q 'SYSTEMD_WANTS}+="netpolicy@%c.service"' "$PKG_DEST$(mkvar udevrulesdir)/99-netpolicy.rules"
+}
+
+@test "systemd-analyze verify: the installed units are clean" {
+	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed (package systemd)"
+	unitdir=$PKG_DEST$(mkvar systemdsystemunitdir)
+	sbindir=$(mkvar sbindir)
+	mkdir "$NP_TMP/units"
+	# the binary is only staged: point ExecStart= at the staged copy
+	for u in netpolicy.service netpolicy@.service; do
+		sed "s|$sbindir/|$PKG_DEST$sbindir/|" "$unitdir/$u" >"$NP_TMP/units/$u"
+	done
+	cd "$NP_TMP/units"
+	run systemd-analyze verify --man=no "$PWD/netpolicy.service" "$PWD/netpolicy@br\\x2dlan.service"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
