@@ -12,7 +12,8 @@ mode=${1:-}
 # Only missing packages are installed: apt-get install of an installed
 # package would upgrade it, which is not ours to do.
 packages=(build-essential autoconf automake libtool pkg-config libmnl-dev libnl-3-dev
-	libnl-route-3-dev libjson-c-dev bats ethtool iproute2 strace jq time util-linux)
+	libnl-route-3-dev libjson-c-dev bats ethtool iproute2 strace jq time util-linux
+	systemd ansible-core)
 lab_packages=(qemu-system-x86 kmod cpio busybox-static xz-utils)
 
 install_missing() {
@@ -40,7 +41,9 @@ build() {	# build DIR [configure args...]
 # Sum the per-test-point results automake's TAP driver left in .trs files.
 totals() {
 	local pass=0 fail=0 skip=0 f
-	for f in $(find "$@" -name '*.trs' 2>/dev/null); do
+	# not the distcheck copy's (netpolicy-VERSION/_build): the same suites,
+	# counted once, from the source tree's run
+	for f in $(find "$@" -path '*/netpolicy-*/_build' -prune -o -name '*.trs' -print 2>/dev/null); do
 		pass=$((pass + $(grep -cE '^:test-result: (PASS|XFAIL)' "$f" || true)))
 		fail=$((fail + $(grep -cE '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
 		skip=$((skip + $(grep -cE '^:test-result: SKIP' "$f" || true)))
@@ -75,6 +78,13 @@ check)
 	# the lab's guest has no ASan runtime.
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		make -C build-asan check -j1 TESTS='$(UNIT_TESTS) $(CLI_TESTS) $(KERNEL_TESTS)' || rc=1
+	# The release tarball: builds, passes its unit, CLI and packaging suites,
+	# installs and uninstalls (make distcheck; the root and lab suites ran above).
+	if make -C build distcheck >build/distcheck.log 2>&1; then
+		echo "distcheck: passed"
+	else
+		echo "distcheck: FAILED (build/distcheck.log)"; tail -20 build/distcheck.log; rc=1
+	fi
 	for d in build build-asan; do
 		[ -f $d/test-suite.log ] && grep -E '^(FAIL|ERROR):' $d/test-suite.log | sed "s|^|$d: |" || true
 	done

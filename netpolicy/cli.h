@@ -36,6 +36,7 @@ struct cli {
 	int confirm;		/* seconds, 0 = none */
 	const char *state_dir;	/* as given, for the watchdog */
 	const char *model;
+	bool irqbalance_ban;	/* set, plan: ask irqbalance to leave the IRQs alone */
 	const char *root;	/* --root DIR (tests): sysfs, procfs, /etc, /run below DIR */
 	/* plan: the per-device JSON documents set would print are appended to
 	 * this array instead, to be printed as one document */
@@ -112,6 +113,25 @@ int cli_device_failed(struct cli *c, const struct np_policy *policy, int rc, con
 int cli_print_dry_run(struct cli *c, struct json_object *plan_json);
 int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		     const struct np_apply_result *res, const struct np_error *err);
+
+/* irqbalance (netpolicy/irqbalance.c) */
+struct cli_irqbalance {
+	long pid;		/* 0: not running */
+	char socket[4096];	/* its control socket, "" if none */
+	int irqs[256];		/* the device's queue IRQs */
+	size_t n_irqs;
+	bool all_banned;	/* irqbalance already leaves them all alone */
+};
+/* 1 and *ib filled if irqbalance runs (below --root for tests), else 0. */
+int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib);
+/* find, plus the device's queue IRQs and whether irqbalance has banned them */
+int cli_irqbalance_status(struct cli *c, struct cli_irqbalance *ib);
+/* On stderr: irqbalance will undo (drift: has likely undone) the IRQ
+ * placement of c->device, and what to do about it. */
+void cli_irqbalance_note(struct cli *c, bool drift);
+/* Add c->device's queue IRQs to irqbalance's banned list: 1 done, 0 nothing
+ * to do, -errno (said on stderr) when it could not be asked. */
+int cli_irqbalance_ban(struct cli *c);
 
 void render_state(FILE *out, struct json_object *state);
 void render_plan(FILE *out, struct json_object *plan);

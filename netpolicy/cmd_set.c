@@ -17,8 +17,16 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cp
 	np_error_clear(err);
 	/* A real set recovers under the device's lock; a dry run writes
 	 * nothing and says what the real one would do first. */
-	if (!c->dry_run)
-		return cli_apply(c, policy, &opts);
+	if (!c->dry_run) {
+		rc = cli_apply(c, policy, &opts);
+		/* irqbalance would undo the IRQ placement: keep it away when
+		 * asked, else say so (the exit status is the apply's) */
+		if (rc == NP_EXIT_OK && c->irqbalance_ban)
+			cli_irqbalance_ban(c);
+		else if (rc == NP_EXIT_OK)
+			cli_irqbalance_note(c, false);
+		return rc;
+	}
 	cli_note_pending(c, NULL);
 	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {
@@ -34,6 +42,7 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cp
 		goto out;
 	}
 	rc = cli_print_dry_run(c, obj);
+	cli_irqbalance_note(c, false);
 out:
 	json_object_put(obj);
 	np_plan_free(plan);
@@ -105,6 +114,8 @@ int cmd_check(struct cli *c)
 	}
 	json_object_object_add(obj, "drift", json_object_new_boolean(rc == NP_EXIT_DRIFT));
 	cli_note_pending(c, obj);
+	if (rc == NP_EXIT_DRIFT && strstr(json_object_to_json_string(obj), "\"irq-affinity\""))
+		cli_irqbalance_note(c, true);
 	if (c->json)
 		cli_print_json(obj);
 	else if (!c->quiet && rc == NP_EXIT_DRIFT)

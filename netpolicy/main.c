@@ -23,12 +23,12 @@ struct command {
 
 static const struct command commands[] = {
 	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)", false, false },
-	{ "set", true, cmd_set, "dry-run cpus confirm strict", "plan POLICY for DEVICE and apply it atomically", false, true },
+	{ "set", true, cmd_set, "dry-run cpus confirm strict irqbalance-ban", "plan POLICY for DEVICE and apply it atomically", false, true },
 	{ "reset", true, cmd_reset, "dry-run", "return DEVICE to its state before netpolicy changed it", false, true },
 	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply", false, false },
 	{ "__revert", true, cmd_revert, "", "the --confirm watchdog", true, false },
 	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false, false },
-	{ "plan", false, cmd_plan, "dry-run config strict", "bring every configured device to its policy", false, true },
+	{ "plan", false, cmd_plan, "dry-run config strict irqbalance-ban", "bring every configured device to its policy", false, true },
 	{ "policies", false, cmd_policies, "", "what each policy sets and why", false, false },
 };
 
@@ -55,6 +55,7 @@ static void usage(FILE *out)
 		"      --strict         set, plan: all or nothing (a knob the driver refuses fails the\n"
 		"                       apply even when the policy could do without it)\n"
 		"      --config FILE    plan: the devices and their policies (default " NP_CONFIG_PATH ")\n"
+		"      --irqbalance-ban set, plan: ask a running irqbalance to leave the device's IRQs alone\n"
 		"  -h, --help           this text\n"
 		"      --version        print the version\n"
 		"\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or was\n"
@@ -183,7 +184,7 @@ static const struct command *find_command(const char *name)
 }
 
 enum { OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
-       OPT_STRICT };
+       OPT_STRICT, OPT_IRQBALANCE_BAN };
 
 /* Options that belong to some commands only: refuse them elsewhere rather
  * than ignore them (a script's typo must not pass silently). */
@@ -195,6 +196,7 @@ static int check_options(const struct command *cmd, const struct cli *c)
 		{ "confirm", c->confirm != 0 },
 		{ "config", c->config != NULL },
 		{ "strict", c->strict },
+		{ "irqbalance-ban", c->irqbalance_ban },
 	};
 
 	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
@@ -224,6 +226,7 @@ int main(int argc, char **argv)
 		{ "confirm", required_argument, NULL, OPT_CONFIRM },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "irqbalance-ban", no_argument, NULL, OPT_IRQBALANCE_BAN },
 		{}
 	};
 	const char *state_dir = NULL, *model = NULL, *root = NULL;
@@ -250,6 +253,7 @@ int main(int argc, char **argv)
 		case OPT_CPUS: c.cpus = optarg; break;
 		case OPT_CONFIG: c.config = optarg; break;
 		case OPT_STRICT: c.strict = true; break;
+		case OPT_IRQBALANCE_BAN: c.irqbalance_ban = true; break;
 		case OPT_CONFIRM: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
