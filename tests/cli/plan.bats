@@ -160,11 +160,12 @@ teardown() { np_cleanup_tmp; }
 	[ "$output" = "netpolicy: $NP_TMP/none.conf: No such file or directory" ]
 }
 
-@test "without --config, plan reads /etc/netpolicy.conf" {
-	[ ! -e /etc/netpolicy.conf ] || skip "this machine has an /etc/netpolicy.conf"
-	run npsim plan --dry-run
+@test "without --config, plan reads /etc/netpolicy/netpolicy.conf" {
+	[ ! -e /etc/netpolicy/netpolicy.conf ] || skip "this machine has an /etc/netpolicy/netpolicy.conf"
+	run npsim plan
 	[ "$status" -eq 2 ]
-	[ "$output" = "netpolicy: /etc/netpolicy.conf: No such file or directory" ]
+	[[ "$output" == "netpolicy: no /etc/netpolicy/netpolicy.conf: write it ("* ]]
+	[ "$(wc -l <<<"$output")" -eq 1 ]
 }
 
 @test "CPUs the machine does not have are found by planning, for that device only" {
