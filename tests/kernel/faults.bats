@@ -106,7 +106,7 @@ finish() {	# let it run on; its exit status in ST
 	wd=
 	for ((i = 0; i < 30 && !wd; i++)); do
 		for p in /proc/[0-9]*; do
-			tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q -- "$STATE_DIR -- v0 __revert" &&
+			tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q -- "^netpolicy --state-dir $STATE_DIR -- v0 __revert " &&
 				wd=${p#/proc/}
 		done
 		[ -n "$wd" ] || sleep 0.1
@@ -115,6 +115,7 @@ finish() {	# let it run on; its exit status in ST
 	kill -9 "$wd"
 	sleep 4
 	run npns v0 confirm
+	echo "$output"
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"too late"* ]]
 	[ "$(veth_snapshot)" = "$BEFORE" ]
