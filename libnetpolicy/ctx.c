@@ -10,6 +10,11 @@
 #include "np_private.h"
 
 #define NP_DEFAULT_STATE_DIR "/run/netpolicy"
+/* The simulated backend's default: its own directory per model file, so a
+ * --model run never loads or deletes the real device's snapshot, nor leaves
+ * a journal the kernel backend would "recover" onto a real NIC (a model made
+ * from `show --json` of a real device has the real device's name). */
+#define NP_SIM_STATE_DIR_PREFIX "/run/netpolicy-sim."
 
 int np_ctx_new(struct np_ctx **ret, struct np_error *err)
 {
@@ -93,8 +98,11 @@ int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct np_error *e
 			      strerror(errno));
 	if (n < 0 || (size_t)n >= sizeof(ctx->state_dir))
 		return np_err(err, -ENAMETOOLONG, NP_PHASE_INPUT, NULL, "state directory path too long");
+	ctx->state_dir_set = true;
 	return 0;
 }
+
+static void sim_state_dir(struct np_ctx *ctx, const char *file);
 
 int np_ctx_set_model(struct np_ctx *ctx, const char *file, struct np_error *err)
 {
@@ -108,7 +116,34 @@ int np_ctx_set_model(struct np_ctx *ctx, const char *file, struct np_error *err)
 		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
 	free(ctx->model);
 	ctx->model = copy;
+	if (!ctx->state_dir_set)
+		sim_state_dir(ctx, file);
 	return 0;
+}
+
+/* NP_SIM_STATE_DIR_PREFIX and a hash (FNV-1a, 64 bits) of the model's
+ * absolute path: one directory per model file, the same from any cwd. */
+static void sim_state_dir(struct np_ctx *ctx, const char *file)
+{
+	char abs[PATH_MAX], cwd[PATH_MAX];
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (!realpath(file, abs)) {
+		if (file[0] != '/' && getcwd(cwd, sizeof(cwd)) &&
+		    (size_t)snprintf(abs, sizeof(abs), "%s/%s", cwd, file) < sizeof(abs))
+			;
+		else
+			snprintf(abs, sizeof(abs), "%s", file);
+	}
+	for (const unsigned char *p = (const unsigned char *)abs; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	snprintf(ctx->state_dir, sizeof(ctx->state_dir), NP_SIM_STATE_DIR_PREFIX "%016llx",
+		 (unsigned long long)h);
+}
+
+const char *np_ctx_state_dir(const struct np_ctx *ctx)
+{
+	return ctx->state_dir;
 }
 
 int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err)

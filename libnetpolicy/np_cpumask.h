@@ -9,6 +9,9 @@
 
 /* Larger than any machine we expect; discovery refuses bigger ones (-E2BIG). */
 #define NP_CPUS_MAX 2048
+/* A --cpus list or a config's "cpus" as written: the plan and the policy
+ * record keep it in a buffer of this size. */
+#define NP_CPUS_TEXT_MAX 256
 #define NP_CPUMASK_WORDS (NP_CPUS_MAX / 64)
 
 struct np_cpumask {

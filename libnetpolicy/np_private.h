@@ -131,6 +131,7 @@ struct np_ctx {
 	int rootfd;			/* "/" or a fixture tree: sysfs and procfs are read below it */
 	unsigned root_gen;		/* bumped when rootfd changes: caches of the tree drop */
 	char state_dir[PATH_MAX];
+	bool state_dir_set;		/* given: not the backend's default */
 	char *model;			/* sim backend model file, or NULL */
 	np_log_fn log_fn;
 	void *log_ud;

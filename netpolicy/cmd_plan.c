@@ -36,6 +36,41 @@ static bool finish_entry(struct cli *c, struct json_object *devs, size_t before,
 	return get_bool(last, "changed");
 }
 
+/* Plan every configured device that exists without applying anything: an
+ * input error (the device's cpus) is reported now, exit 2.  Devices that
+ * are absent or fail otherwise are left to the run, which reports each. */
+static int validate_devices(struct cli *c, const struct np_config *cfg, const char *only)
+{
+	for (size_t i = 0; i < np_config_n_devices(cfg); i++) {
+		struct np_plan_opts opts = { .cpus = np_config_cpus(cfg, i) };
+		const struct np_policy *policy;
+		struct np_state *st = NULL;
+		struct np_plan *plan = NULL;
+		CLI_ERROR(err);
+		int r = 0;
+
+		if (only && strcmp(only, np_config_ifname(cfg, i)))
+			continue;
+		np_error_clear(err);
+		if (np_policy_lookup(np_config_policy(cfg, i), &policy, err) < 0 ||
+		    np_discover(c->ctx, np_config_ifname(cfg, i), &st, err) < 0 ||
+		    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0)
+			r = -1;
+		np_plan_free(plan);
+		np_state_free(st);
+		if (r < 0 && np_error_phase(err) == NP_PHASE_INPUT &&
+		    np_error_code(err) != -ENOMEM) {
+			c->device = np_config_ifname(cfg, i);
+			r = cli_fail(c, err);
+			fprintf(stderr, "netpolicy: %s: line %u; no device was changed\n",
+				np_config_path(cfg), np_config_line(cfg, i));
+			c->device = NULL;
+			return r;
+		}
+	}
+	return NP_EXIT_OK;
+}
+
 int cmd_plan(struct cli *c)
 {
 	struct json_object *doc = NULL, *devs = NULL;
@@ -70,6 +105,13 @@ int cmd_plan(struct cli *c)
 	if (only && np_config_find(cfg, only, &idx) < 0 && !c->quiet)
 		fprintf(stderr, "netpolicy: %s: not configured in %s; nothing to do\n", only,
 			np_config_path(cfg));
+	/* A per-device value wrong for this machine (cpus naming an offline
+	 * CPU, say) must stop the run before the first device is changed. */
+	rc = validate_devices(c, cfg, only);
+	if (rc != NP_EXIT_OK) {
+		np_config_free(cfg);
+		return rc;
+	}
 	if (c->json) {
 		devs = json_object_new_array();
 		c->json_out = devs;

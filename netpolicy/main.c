@@ -65,13 +65,15 @@ static void usage(FILE *out)
 
 int cli_usage_error(const char *fmt, ...)
 {
+	char raw[512], msg[1024];
 	va_list ap;
 
-	fputs("netpolicy: ", stderr);
+	/* the words quoted come from the command line: escape them */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
-	fputs(" (see 'netpolicy --help')\n", stderr);
+	np_escape(raw, msg, sizeof(msg));
+	fprintf(stderr, "netpolicy: %s (see 'netpolicy --help')\n", msg);
 	return NP_EXIT_USAGE;
 }
 
@@ -89,10 +91,17 @@ int cli_fail(const struct cli *c, const struct np_error *err)
 		np_error_format(err, buf, sizeof(buf));
 	else
 		snprintf(buf, sizeof(buf), "out of memory");
-	if (c->device)
-		fprintf(stderr, "netpolicy: %s: %s\n", c->device, buf);
-	else
+	if (c->device) {
+		char dev[80];
+
+		np_escape(c->device, dev, sizeof(dev));
+		fprintf(stderr, "netpolicy: %s: %s\n", dev, buf);
+	} else {
 		fprintf(stderr, "netpolicy: %s\n", buf);
+	}
+	/* running out of memory is no usage error, whatever was being read */
+	if (np_error_code(err) == -ENOMEM)
+		return NP_EXIT_ERROR;
 	switch (np_error_phase(err)) {
 	case NP_PHASE_INPUT:
 		return NP_EXIT_USAGE;
@@ -291,6 +300,10 @@ int main(int argc, char **argv)
 		words += 1;
 		nwords -= 1;
 	}
+	/* show alone lists every device; the others act on one */
+	if (cmd->device && !c.device && strcmp(cmd->name, "show"))
+		return cli_usage_error("%s: which device? ('netpolicy DEVICE %s ...')", cmd->name,
+				       cmd->name);
 	c.argc = nwords;
 	c.argv = words;
 	if (check_options(cmd, &c))
@@ -304,7 +317,6 @@ int main(int argc, char **argv)
 		return cli_fail(&c, err);
 	np_ctx_set_log(c.ctx, log_to_stderr, &c);
 	np_ctx_set_step_hook(c.ctx, on_step, &c);
-	c.state_dir = state_dir ? state_dir : "/run/netpolicy";
 	c.model = model;
 	c.root = root;
 	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, err) < 0) ||
@@ -314,6 +326,7 @@ int main(int argc, char **argv)
 		np_ctx_free(c.ctx);
 		return r;
 	}
+	c.state_dir = np_ctx_state_dir(c.ctx);
 	if (cmd->applies && !c.dry_run)
 		catch_signals(c.ctx);
 	r = cmd->run(&c);

@@ -75,6 +75,10 @@ struct np_error;
 NP_EXPORT struct np_error *np_error_new(void);	/* NULL when out of memory */
 NP_EXPORT void np_error_free(struct np_error *err);
 NP_EXPORT void np_error_clear(struct np_error *err);
+/* in, with control characters and DEL written as \n, \t, \r or \xHH, into
+ * out (len bytes, NUL-terminated, truncated to fit); returns its length.
+ * Every message of the library is escaped so; for names a caller prints. */
+NP_EXPORT size_t np_escape(const char *in, char *out, size_t len);
 NP_EXPORT int np_error_code(const struct np_error *err);	/* negative errno, 0: none */
 NP_EXPORT enum np_phase np_error_phase(const struct np_error *err);
 /* "channels", "irq-affinity", ... or NULL; valid as long as the library is */
@@ -96,6 +100,9 @@ NP_EXPORT void np_ctx_free(struct np_ctx *ctx);
 NP_EXPORT void np_ctx_set_log(struct np_ctx *ctx, np_log_fn fn, void *userdata);
 /* Where locks, journals and pristine snapshots live (default /run/netpolicy). */
 NP_EXPORT int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct np_error *err);
+/* The state directory in use: the one set, or the default (/run/netpolicy;
+ * with a model, /run/netpolicy-sim.HASH of the model's path). */
+NP_EXPORT const char *np_ctx_state_dir(const struct np_ctx *ctx);
 /* Use the simulated backend with the machine model in FILE (JSON). */
 NP_EXPORT int np_ctx_set_model(struct np_ctx *ctx, const char *file, struct np_error *err);
 NP_EXPORT const char *np_ctx_backend_name(const struct np_ctx *ctx);

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <fcntl.h>
 
 #include <json-c/json.h>
 
@@ -142,6 +142,9 @@ static int assignment(struct np_config *cfg, char *s, unsigned line, struct np_e
 	if (e->cpus_line)
 		return fail(err, cfg, line, "[%s]: cpus given twice (first at line %u)",
 			    e->ifname, e->cpus_line);
+	/* the plan and the policy record keep the list as written */
+	if (strlen(value) >= NP_CPUS_TEXT_MAX)
+		return fail(err, cfg, line, "cpus: longer than %d characters", NP_CPUS_TEXT_MAX - 1);
 	{
 		struct np_cpumask m;
 		int r = np_cpumask_parse_list(value, &m);
@@ -163,24 +166,29 @@ static int assignment(struct np_config *cfg, char *s, unsigned line, struct np_e
 	return 0;
 }
 
-static int parse(struct np_config *cfg, FILE *f, struct np_error *err)
+/* A configuration is a few lines per device; these bound what a mistaken
+ * --config (a log, a core file) costs before it is refused. */
+#define CONFIG_MAX_SIZE (1u << 20)
+#define CONFIG_MAX_LINE 4096
+
+static int parse(struct np_config *cfg, char *text, size_t len, struct np_error *err)
 {
-	char *buf = NULL;
-	size_t cap = 0;
 	unsigned line = 0;
-	ssize_t n;
+	char *pos = text, *end = text + len;
 	int r = 0;
 
-	errno = 0;
-	while ((n = getline(&buf, &cap, f)) >= 0) {
-		char *s, *hash;
+	while (pos < end) {
+		char *nl = memchr(pos, '\n', (size_t)(end - pos)), *s, *hash;
+		size_t n = (size_t)((nl ? nl : end) - pos);
 
 		line++;
-		if (memchr(buf, '\0', (size_t)n)) {
-			r = fail(err, cfg, line, "NUL byte (not a text file?)");
-			goto out;
-		}
-		s = trim(buf);
+		if (n > CONFIG_MAX_LINE)
+			return fail(err, cfg, line, "line longer than %d characters", CONFIG_MAX_LINE);
+		if (memchr(pos, '\0', n))
+			return fail(err, cfg, line, "NUL byte (not a text file?)");
+		pos[n] = '\0';
+		s = trim(pos);
+		pos += n + (nl ? 1 : 0);
 		/* '#' starts a comment anywhere (no value contains one); ';' only
 		 * at the start of a line, as in systemd unit files. */
 		hash = strchr(s, '#');
@@ -192,30 +200,21 @@ static int parse(struct np_config *cfg, FILE *f, struct np_error *err)
 			continue;
 		r = *s == '[' ? section(cfg, s, line, err) : assignment(cfg, s, line, err);
 		if (r < 0)
-			goto out;
-	}
-	if (ferror(f)) {
-		r = np_err(err, errno ? -errno : -EIO, NP_PHASE_INPUT, NULL, "%s: %s", cfg->path,
-			   strerror(errno ? errno : EIO));
-		goto out;
+			return r;
 	}
 	for (size_t i = 0; i < cfg->n; i++)
-		if (!cfg->dev[i].policy) {
-			r = fail(err, cfg, cfg->dev[i].line,
-				 "[%s]: no policy (add 'policy = NAME')", cfg->dev[i].ifname);
-			goto out;
-		}
-out:
-	free(buf);
-	return r;
+		if (!cfg->dev[i].policy)
+			return fail(err, cfg, cfg->dev[i].line,
+				    "[%s]: no policy (add 'policy = NAME')", cfg->dev[i].ifname);
+	return 0;
 }
 
 int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
 		   struct np_error *err)
 {
 	struct np_config *cfg;
-	struct stat sb;
-	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
 	int r;
 
 	if (!path)
@@ -225,26 +224,23 @@ int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
 		free(cfg);
 		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
 	}
-	/* Not O_NOFOLLOW: configuration management often links the file.
-	 * Not only regular files: "--config <(...)" is handy in scripts. */
-	f = fopen(path, "re");
-	if (!f) {
-		r = np_err(err, -errno, NP_PHASE_INPUT, NULL, "%s: %s", path, strerror(errno));
+	/* Links are followed (configuration management often links the
+	 * file); FIFOs, devices and pipes are refused without blocking, and
+	 * the size is bounded: "--config /dev/zero" once grew without end. */
+	r = np_text_file_read(AT_FDCWD, path, CONFIG_MAX_SIZE, &text, &len);
+	if (r < 0) {
+		r = np_err(err, r, r == -ENOMEM ? NP_PHASE_NONE : NP_PHASE_INPUT, NULL, "%s: %s",
+			   path, np_text_file_strerror(r));
 		goto out;
 	}
-	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		r = np_err(err, -EISDIR, NP_PHASE_INPUT, NULL, "%s: %s", path, strerror(EISDIR));
-		goto out;
-	}
-	r = parse(cfg, f, err);
+	r = parse(cfg, text, len, err);
 	if (r < 0)
 		goto out;
 	np_log(ctx, NP_LOG_DEBUG, "%s: %zu device%s", path, cfg->n, cfg->n == 1 ? "" : "s");
 	*ret = cfg;
 	cfg = NULL;
 out:
-	if (f)
-		fclose(f);
+	free(text);
 	np_config_free(cfg);
 	return r;
 }

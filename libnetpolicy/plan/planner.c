@@ -34,7 +34,15 @@ static int eligible_cpus(const struct np_plan_opts *opts, const struct np_topolo
 	struct np_cpumask m, off;
 
 	if (opts && opts->cpus) {
-		int r = np_cpumask_parse_list(opts->cpus, &m);
+		int r;
+
+		if (!*opts->cpus)
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+				      "--cpus: empty; name the CPUs to use (like 0-3,8)");
+		if (strlen(opts->cpus) >= NP_CPUS_TEXT_MAX)
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+				      "--cpus: longer than %d characters", NP_CPUS_TEXT_MAX - 1);
+		r = np_cpumask_parse_list(opts->cpus, &m);
 
 		if (r < 0)
 			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,

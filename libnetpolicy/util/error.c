@@ -58,9 +58,45 @@ void np_error_clear(struct np_error *err)
 	err->step = -1;
 }
 
+size_t np_escape(const char *in, char *out, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	if (!len)
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+		char e[5];
+		size_t n;
+
+		/* control characters (an escape sequence, a newline forging a
+		 * second message) and DEL; UTF-8 stays readable */
+		if (*p < 0x20 || *p == 0x7f) {
+			e[0] = '\\';
+			e[1] = *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r' : 'x';
+			n = 2;
+			if (e[1] == 'x') {
+				e[2] = hex[*p >> 4];
+				e[3] = hex[*p & 15];
+				n = 4;
+			}
+		} else {
+			e[0] = (char)*p;
+			n = 1;
+		}
+		if (o + n >= len)
+			break;
+		memcpy(out + o, e, n);
+		o += n;
+	}
+	out[o] = '\0';
+	return o;
+}
+
 int np_err(struct np_error *err, int code, enum np_phase phase, const char *knob,
 	   const char *fmt, ...)
 {
+	char raw[sizeof(err->msg)];
 	va_list ap;
 
 	if (!err)
@@ -73,8 +109,11 @@ int np_err(struct np_error *err, int code, enum np_phase phase, const char *knob
 	err->phase = phase;
 	err->knob = knob;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* Messages quote names and lines from users, files and the kernel:
+	 * never hand a terminal or a log their control characters. */
+	np_escape(raw, err->msg, sizeof(err->msg));
 	return code;
 }
 
@@ -82,7 +121,7 @@ void np_err_extack(struct np_error *err, const char *text)
 {
 	if (!err || !text)
 		return;
-	snprintf(err->extack, sizeof(err->extack), "%s", text);
+	np_escape(text, err->extack, sizeof(err->extack));
 }
 
 const char *np_phase_name(enum np_phase phase)

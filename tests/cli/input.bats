@@ -81,3 +81,42 @@ model_edit() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"queue 1000 does not exist"* ]]
 }
+
+@test "set and check without a device: a usage error, never '(null)'" {
+	np_model virtio-4q
+	run npsim set latency
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"set: which device?"* ]]
+	[[ "$output" != *"(null)"* ]]
+	run npsim check latency
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"check: which device?"* ]]
+	[[ "$output" != *"(null)"* ]]
+}
+
+@test "--cpus '' says the list is empty" {
+	np_model virtio-4q
+	run npsim --cpus '' "$(dev_of)" set latency
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--cpus: empty"* ]]
+	[[ "$output" != *"isolated"* ]]
+}
+
+@test "names with escape sequences and newlines are escaped in every message" {
+	np_model virtio-4q
+	run npsim $'a\e[31mb' show
+	[ "$status" -eq 2 ]
+	[[ "$output" != *$'\e'* ]]
+	[[ "$output" == *'a\x1b[31mb'* ]]
+	run npsim $'x\nnetpolicy: forged' show
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *'x\nnetpolicy: forged'* ]]
+	run npsim "$(dev_of)" set $'fast\e]0;pwned\a'
+	[ "$status" -eq 2 ]
+	[[ "$output" != *$'\e'* ]]
+	[[ "$output" != *$'\a'* ]]
+	run npsim "$(dev_of)" bogus $'\e[2J'
+	[ "$status" -eq 2 ]
+	[[ "$output" != *$'\e'* ]]
+}

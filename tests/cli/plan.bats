@@ -168,13 +168,40 @@ teardown() { np_cleanup_tmp; }
 	[ "$(wc -l <<<"$output")" -eq 1 ]
 }
 
-@test "CPUs the machine does not have are found by planning, for that device only" {
-	printf '[enp3s0f0]\npolicy = cpu\ncpus = 8-31\n[enp0s3]\npolicy = cpu\n' >"$CONF"
+@test "CPUs the machine does not have are found before any device is changed" {
+	printf '[enp0s3]\npolicy = cpu\n[enp3s0f0]\npolicy = cpu\ncpus = 8-31\n' >"$CONF"
+	cp "$MODEL" "$NP_TMP/orig.json"
 	run npsim --json plan --config "$CONF"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"netpolicy: enp3s0f0: "*"CPU 16-31 not online"* ]]
-	run npsim enp0s3 check
-	[ "$status" -eq 0 ]
+	[[ "$output" == *"$CONF: line 3; no device was changed"* ]]
+	cmp "$MODEL" "$NP_TMP/orig.json"
+}
+
+@test "a cpus value too long for the policy record is refused with the file, not per device" {
+	local long
+	long=$(seq -s, 0 15 | sed 's/.*/&,&,&,&,&,&,&,&,&,&/')
+	[ "${#long}" -gt 255 ]
+	printf '[enp0s3]\npolicy = cpu\n[enp3s0f0]\npolicy = cpu\ncpus = %s\n' "$long" >"$CONF"
+	cp "$MODEL" "$NP_TMP/orig.json"
+	run npsim plan --config "$CONF"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$CONF:5: cpus: longer than 255 characters"* ]]
+	cmp "$MODEL" "$NP_TMP/orig.json"
+}
+
+@test "--config: /dev/zero and a FIFO are refused at once, a huge file by its size" {
+	run timeout 20 "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" plan --config /dev/zero
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"/dev/zero: not a regular file"* ]]
+	mkfifo "$NP_TMP/fifo"
+	run timeout 20 "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" plan --config "$NP_TMP/fifo"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not a regular file"* ]]
+	truncate -s 2M "$NP_TMP/big.conf"
+	run npsim plan --config "$NP_TMP/big.conf"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"file too large"* ]]
 }
 
 @test "plan DEVICE: only that device" {

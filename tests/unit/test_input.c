@@ -105,9 +105,38 @@ static void test_text_file(void)
 	rmdir(dir);
 }
 
+/* A --model run must never use the real device's snapshot or journal. */
+static void test_sim_state_dir(void)
+{
+	struct np_ctx *a = NULL, *b = NULL;
+	struct np_error err;
+	char other[1024];
+
+	np_error_clear(&err);
+	if (np_ctx_new(&a, &err) < 0 || np_ctx_new(&b, &err) < 0) {
+		ok(0, "contexts");
+		return;
+	}
+	is_str(np_ctx_state_dir(a), "/run/netpolicy", "the kernel backend's default");
+	np_ctx_set_model(a, "/tmp/some/model.json", &err);
+	ok(!strncmp(np_ctx_state_dir(a), "/run/netpolicy-sim.", 19),
+	   "a model has its own default state directory (%s)", np_ctx_state_dir(a));
+	snprintf(other, sizeof(other), "%s", np_ctx_state_dir(a));
+	np_ctx_set_model(b, "/tmp/other/model.json", &err);
+	ok(strcmp(other, np_ctx_state_dir(b)) != 0, "... one per model file");
+	np_ctx_free(b);
+	np_ctx_new(&b, &err);
+	np_ctx_set_state_dir(b, "/tmp/given", &err);
+	np_ctx_set_model(b, "/tmp/some/model.json", &err);
+	is_str(np_ctx_state_dir(b), "/tmp/given", "a given --state-dir wins");
+	np_ctx_free(a);
+	np_ctx_free(b);
+}
+
 int main(void)
 {
 	test_json();
 	test_text_file();
+	test_sim_state_dir();
 	return tap_done();
 }
