@@ -56,4 +56,21 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 int np_journal_complete(struct np_store *s, struct np_journal_info *info, struct np_error *err);
 void np_journal_info_release(struct np_journal_info *info);
 
+/* apply/base.c: what plans start from besides the live device. */
+struct np_plan;
+struct np_plan_base;
+/* Reads the device's pristine snapshot and every device's sysctl record;
+ * what is missing stays empty.  Never creates the directory. */
+int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_plan_base *ret);
+void np_plan_base_clear(struct np_plan_base *base);
+/* After an apply: the device's sysctl needs (removed when it has none). */
+int np_plan_base_record(struct np_store *s, const struct np_plan *plan, struct np_error *err);
+/* After a reset: the device needs nothing any more. */
+int np_plan_base_forget(struct np_store *s, struct np_error *err);
+/* The machine-wide sysctls a reset of cur's device returns to: what the
+ * other devices still need, at least their values before any device needed
+ * them; as they are when no device has a record. */
+void np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
+			    struct np_sysctl *goal);
+
 #endif

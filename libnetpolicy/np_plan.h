@@ -53,6 +53,22 @@ struct np_note {
 	char text[200];
 };
 
+/*
+ * What one device's plan starts from besides its live state, read from the
+ * state directory by apply/base.c:
+ * - the device's pristine snapshot: every knob the policy does not own goes
+ *   back to it, so `set X` ends in the same state whatever ran before;
+ * - the machine-wide sysctls: their value before any device needed them and
+ *   the most the other devices still need (0: none), so a device's reset
+ *   or switch never takes away what another device's policy needs.
+ */
+struct np_plan_base {
+	const struct np_state *pristine;	/* NULL: the live state is pristine */
+	bool shared;				/* shared_pristine is valid */
+	struct np_sysctl shared_pristine;
+	struct np_sysctl others;
+};
+
 struct np_plan {
 	const struct np_policy *policy;	/* NULL for a rollback plan */
 	char cpus[256];			/* the --cpus it was planned with, "" for the default */
@@ -64,6 +80,14 @@ struct np_plan {
 	size_t n_changes, cap_changes;
 	struct np_note *notes;
 	size_t n_notes, cap_notes;
+	/* Machine-wide sysctls: what this device's policy needs (0: nothing)
+	 * and their values before any device needed them; the engine records
+	 * both in the state directory after an apply (apply/base.c). */
+	struct np_sysctl needs;
+	struct np_sysctl shared_pristine;
+	/* What it was planned from besides the device (base.pristine is the
+	 * plan's own copy), so np_plan_refine plans again from the same. */
+	struct np_plan_base base;
 };
 
 extern const struct np_knob np_knob_features, np_knob_rss_early, np_knob_channels,

@@ -11,8 +11,9 @@ enum np_chan_rule {
 };
 
 enum np_ring_rule {
-	NP_RING_KEEP,		/* leave the driver's sizes */
-	NP_RING_MAX,		/* the driver's maximum */
+	NP_RING_KEEP,		/* the driver's own (pristine) sizes */
+	NP_RING_BURST,		/* hold one held-back interrupt's packets, at least
+				   the driver's own size, at most its maximum */
 };
 
 enum np_rps_rule {
@@ -49,14 +50,6 @@ struct np_policy {
 		*why_napi;
 };
 
-/* Fill plan->target (already a copy of the state) per policy and options. */
-int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
-		   const struct np_state *st, struct np_plan *plan, struct np_error *err);
-
-/* plan_coalesce.c: the policy's coalescing, as far as the driver takes it. */
-void np_plan_coalesce(const struct np_policy *p, const struct np_state *st,
-		      struct np_plan *plan);
-
 /* plan_cpus.c: the CPUs a policy may give IRQs to, best first. */
 struct np_cpu_order {
 	unsigned n;		/* CPUs in order[] */
@@ -69,5 +62,37 @@ struct np_cpu_order {
 int np_cpu_order(const struct np_topology *t, const struct np_cpumask *eligible,
 		 const struct np_cpumask *local, struct np_cpu_order *ret);
 void np_cpu_order_clear(struct np_cpu_order *o);
+
+
+/* Fill plan->target (already a copy of the state) per policy and options;
+ * base may be NULL (the device as it is is pristine, no other device). */
+int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
+		   const struct np_state *st, const struct np_plan_base *base,
+		   struct np_plan *plan, struct np_error *err);
+/* The pure part of np_plan_compute: plan and diff from `state` and `base`. */
+int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_opts *opts,
+			 const struct np_state *state, const struct np_plan_base *base,
+			 struct np_plan **ret, struct np_error *err);
+
+/* plan_coalesce.c: the policy's coalescing, as far as the driver takes it. */
+void np_plan_coalesce(const struct np_policy *p, const struct np_state *st,
+		      struct np_plan *plan);
+
+/* planner.c, shared with plan_steer.c and plan_machine.c */
+unsigned np_queue_cpu(const struct np_cpu_order *o, unsigned q);
+const char *np_unsupported(int e);
+/* steering: XPS, RPS, RFS and accelerated RFS (plan_steer.c) */
+int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
+		struct np_plan *plan);
+void np_plan_rps(const struct np_policy *p, const struct np_state *st,
+		 const struct np_cpu_order *o, unsigned nq, unsigned want, struct np_plan *plan);
+/* machine-wide and pristine-restored knobs (plan_machine.c) */
+void np_plan_napi(const struct np_policy *p, const struct np_state *st,
+		  const struct np_plan_base *base, struct np_plan *plan);
+void np_plan_sysctls(const struct np_policy *p, const struct np_state *st,
+		     const struct np_plan_base *base, struct np_plan *plan);
+void np_plan_restore(const struct np_policy *p, const struct np_state *st,
+		     const struct np_plan_base *base, struct np_plan *plan);
+
 
 #endif

@@ -10,6 +10,9 @@
  *                     deadline, and the state and policy record to return to
  *   IFNAME.journal    a run in progress: the state to return to, the record
  *                     changes to make once it succeeds, step marks, "commit"
+ *   IFNAME.sysctl     what the device's policy needs of the machine-wide
+ *                     net.core sysctls and their values before any device
+ *                     needed them (a plan reads every device's: apply/base.c)
  *
  * Every file but the lock and the journal's marks is one JSON document with
  * a "format" name and a "version"; readers refuse anything else.  Writes go
@@ -36,6 +39,7 @@ enum np_file {
 	NP_FILE_POLICY,
 	NP_FILE_TENTATIVE,
 	NP_FILE_JOURNAL,
+	NP_FILE_SYSCTL,
 	NP_FILE__COUNT
 };
 
@@ -108,6 +112,23 @@ int np_store_pristine_save(struct np_store *s, const struct np_state *st,
 int np_store_policy_load(struct np_store *s, struct np_policy_record *ret, struct np_error *err);
 int np_store_tentative_load(struct np_store *s, struct np_tentative *ret, struct np_error *err);
 void np_tentative_release(struct np_tentative *t);
+
+/* IFNAME.sysctl: only the machine-wide values (rps_sock_flow_entries,
+ * busy_poll, busy_read) are kept; the *_err fields are 0. */
+struct np_sysctl_record {
+	struct np_sysctl need;		/* 0: this device needs nothing of it */
+	struct np_sysctl pristine;	/* before any device needed it */
+};
+int np_store_sysctl_load(struct np_store *s, struct np_sysctl_record *ret, struct np_error *err);
+int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
+			 struct np_error *err);
+/* Every other device's sysctl record in the directory (s's own left out),
+ * read without their locks (each file is replaced atomically); damaged ones
+ * are skipped.  fn returning < 0 stops the walk. */
+int np_store_sysctl_others(struct np_store *s,
+			   int (*fn)(const char *ifname, const struct np_sysctl_record *rec,
+				     void *ud),
+			   void *ud);
 
 /* The documents (the journal embeds them as what to write at commit). */
 int np_policy_record_to_json(const struct np_policy_record *rec, struct json_object **ret);

@@ -138,7 +138,10 @@ struct np_plan_opts {
 	const char *drop;
 };
 
-/* Pure: no I/O.  The plan holds the target state and the ordered steps. */
+/* No I/O on the device.  Reads the state directory (never creates it): the
+ * device's pristine snapshot, to which knobs the policy does not own return,
+ * and every device's machine-wide sysctl needs; ctx NULL plans without them.
+ * The plan holds the target state and the ordered steps. */
 NP_EXPORT int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
 			      const struct np_plan_opts *opts, const struct np_state *state,
 			      struct np_plan **ret, struct np_error *err);

@@ -5,11 +5,14 @@
  * are strict (one JSON value, nothing after it, the format and version they
  * know, every field of the right type) and refuse anything else.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "np_serialize.h"
 #include "np_store.h"
@@ -17,6 +20,7 @@
 #define PRISTINE_FORMAT "netpolicy-pristine"
 #define POLICY_FORMAT "netpolicy-policy"
 #define TENTATIVE_FORMAT "netpolicy-tentative"
+#define SYSCTL_FORMAT "netpolicy-sysctl"
 
 void np_ident_of(struct np_ctx *ctx, const struct np_state *st, struct np_ident *ret)
 {
@@ -328,4 +332,132 @@ void np_tentative_release(struct np_tentative *t)
 {
 	np_state_free(t->before);
 	t->before = NULL;
+}
+
+/* --- machine-wide sysctl needs ------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	size_t off;	/* of the value in struct np_sysctl */
+} shared_sysctls[] = {
+	{ "net.core.rps_sock_flow_entries", offsetof(struct np_sysctl, rps_sock_flow_entries) },
+	{ "net.core.busy_poll", offsetof(struct np_sysctl, busy_poll) },
+	{ "net.core.busy_read", offsetof(struct np_sysctl, busy_read) },
+};
+
+static uint32_t *sysctl_field(struct np_sysctl *s, size_t i)
+{
+	return (uint32_t *)((char *)s + shared_sysctls[i].off);
+}
+
+/* {"format":"netpolicy-sysctl","version":1,
+ *  "sysctls":{"net.core.busy_poll":{"need":N,"pristine":M},...}} */
+int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
+			 struct np_error *err)
+{
+	struct np_sysctl_record copy = *rec;
+	struct json_object *doc = doc_new(SYSCTL_FORMAT, 1), *all = json_object_new_object();
+	int r;
+
+	for (size_t i = 0; all && i < NP_ARRAY_SIZE(shared_sysctls); i++) {
+		struct json_object *one = json_object_new_object();
+
+		if (!add(&one, "need", json_object_new_int64(*sysctl_field(&copy.need, i))) ||
+		    !add(&one, "pristine", json_object_new_int64(*sysctl_field(&copy.pristine, i))) ||
+		    !add(&all, shared_sysctls[i].name, one))
+			break;
+	}
+	if (!add(&doc, "sysctls", all))
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	r = np_store_write_json(s, NP_FILE_SYSCTL, doc, err);
+	json_object_put(doc);
+	return r;
+}
+
+int np_store_sysctl_load(struct np_store *s, struct np_sysctl_record *ret, struct np_error *err)
+{
+	struct json_object *doc = NULL, *all;
+	struct np_sysctl_record rec;
+	char what[IFNAMSIZ + 16];
+	int r;
+
+	r = load_doc(s, NP_FILE_SYSCTL, SYSCTL_FORMAT, 1, &doc, err);
+	if (r < 0)
+		return r;
+	memset(&rec, 0, sizeof(rec));
+	snprintf(what, sizeof(what), "%s.sysctl", s->ifname);
+	if (!json_object_object_get_ex(doc, "sysctls", &all) ||
+	    !json_object_is_type(all, json_type_object) ||
+	    json_object_object_length(all) != (int)NP_ARRAY_SIZE(shared_sysctls))
+		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: sysctls: expected the %zu "
+			   "machine-wide sysctls", what, NP_ARRAY_SIZE(shared_sysctls));
+	for (size_t i = 0; r >= 0 && i < NP_ARRAY_SIZE(shared_sysctls); i++) {
+		struct json_object *one;
+		long long need, pristine;
+
+		if (!json_object_object_get_ex(all, shared_sysctls[i].name, &one) ||
+		    !json_object_is_type(one, json_type_object) ||
+		    json_object_object_length(one) != 2) {
+			r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: %s: expected need and "
+				   "pristine", what, shared_sysctls[i].name);
+			break;
+		}
+		r = get_int(one, "need", 0, UINT32_MAX, &need, what, err);
+		if (r >= 0)
+			r = get_int(one, "pristine", 0, UINT32_MAX, &pristine, what, err);
+		if (r >= 0) {
+			*sysctl_field(&rec.need, i) = (uint32_t)need;
+			*sysctl_field(&rec.pristine, i) = (uint32_t)pristine;
+		}
+	}
+	json_object_put(doc);
+	if (r >= 0)
+		*ret = rec;
+	return r;
+}
+
+int np_store_sysctl_others(struct np_store *s,
+			   int (*fn)(const char *ifname, const struct np_sysctl_record *rec,
+				     void *ud),
+			   void *ud)
+{
+	const char *suffix = ".sysctl";
+	size_t sl = strlen(suffix);
+	struct dirent *de;
+	DIR *d;
+	int fd, r = 0;
+
+	fd = openat(s->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	while (r >= 0 && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		struct np_sysctl_record rec;
+		struct np_error ignored;
+		struct np_store other;
+
+		/* ".IFNAME.sysctl.tmp" ends otherwise; names as np_ifname_validate
+		 * would take them */
+		if (de->d_name[0] == '.' || len <= sl || len - sl >= IFNAMSIZ ||
+		    strcmp(de->d_name + len - sl, suffix))
+			continue;
+		other = *s;
+		other.lockfd = -1;
+		memcpy(other.ifname, de->d_name, len - sl);
+		other.ifname[len - sl] = '\0';
+		if (!strcmp(other.ifname, s->ifname))
+			continue;
+		memset(&ignored, 0, sizeof(ignored));
+		if (np_store_sysctl_load(&other, &rec, &ignored) < 0)
+			continue;
+		r = fn(other.ifname, &rec, ud);
+	}
+	closedir(d);
+	return r;
 }

@@ -19,6 +19,7 @@ static const char *const kinds[NP_FILE__COUNT] = {
 	[NP_FILE_POLICY] = "policy",
 	[NP_FILE_TENTATIVE] = "tentative",
 	[NP_FILE_JOURNAL] = "journal",
+	[NP_FILE_SYSCTL] = "sysctl",
 };
 
 const char *np_store_file_name(enum np_file f)

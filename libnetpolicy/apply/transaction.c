@@ -142,6 +142,17 @@ static int records_only(struct np_engine *e, const struct np_commit *c, struct n
 	return r;
 }
 
+/* Next to the policy record: what the policy needs of the machine-wide
+ * sysctls, for the plans of the other devices (apply/base.c). */
+static int record_needs(struct np_engine *e, const struct np_plan *plan, struct np_error *err)
+{
+	int r = np_plan_base_record(&e->store, plan, err);
+
+	if (r < 0)
+		e->res->unrecorded = true;
+	return r;
+}
+
 /* Converge to the plan; when the driver refuses a knob the policy can do
  * without (refuse.c), plan again from the device, rolled back, without it
  * and converge to that, until it applies or the failure stands.  Each try
@@ -214,6 +225,8 @@ static int apply_locked(struct np_engine *e, struct np_state **cur, const struct
 		if (c.tentative == NP_REC_SET)
 			c.tentative = NP_REC_KEEP;	/* no change to confirm */
 		r = records_only(e, &c, err);
+		if (r >= 0)
+			r = record_needs(e, plan, err);
 		goto out;
 	}
 	/* The pristine snapshot, once per device: saved before the journal,
@@ -232,6 +245,8 @@ static int apply_locked(struct np_engine *e, struct np_state **cur, const struct
 	e->cpus = plan->cpus;
 	e->tentative = flags & NP_APPLY_TENTATIVE;
 	r = run_plan(e, cur, plan, flags, &c, err);
+	if (r >= 0)
+		r = record_needs(e, plan, err);
 	if ((flags & NP_APPLY_TENTATIVE) && e->res->changed) {
 		e->res->token = c.tentative_rec.token;
 		e->res->deadline = c.tentative_rec.deadline;
@@ -353,6 +368,8 @@ int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 			   "the saved state is of an earlier device of this name: nothing to reset");
 		goto out;
 	}
+	/* Machine-wide sysctls: what the other devices still need. */
+	np_plan_base_reset_sys(ctx, cur, &pristine->sys);
 	if (np_plan_new(&plan) < 0) {
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		goto out;
@@ -398,6 +415,8 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 		r = np_store_remove(&e.store, NP_FILE_TENTATIVE, err);
 		if (r >= 0)
 			r = np_store_remove(&e.store, NP_FILE_POLICY, err);
+		if (r >= 0)
+			r = np_plan_base_forget(&e.store, err);
 		goto out;
 	}
 	if (r >= 0)
@@ -409,8 +428,13 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 			r = np_store_remove(&e.store, NP_FILE_TENTATIVE, err);
 		if (r >= 0)
 			r = np_store_remove(&e.store, NP_FILE_POLICY, err);
+		if (r >= 0)
+			r = np_plan_base_forget(&e.store, err);
 		goto out;
 	}
+	/* Machine-wide sysctls: what the other devices still need. */
+	if (r >= 0)
+		np_plan_base_reset_sys(ctx, cur, &pristine->sys);
 	/* What will change, for the caller to show: from the same read. */
 	if (r >= 0 && ret_plan) {
 		if (np_plan_new(&plan) < 0 || np_state_dup(pristine, &plan->target) < 0 ||
@@ -419,6 +443,11 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	}
 	if (r >= 0)
 		r = np_engine_run(&e, &cur, pristine, "reset", &c, err);
+	/* the device needs nothing any more */
+	if (r >= 0 && np_plan_base_forget(&e.store, err) < 0) {
+		e.res->unrecorded = true;
+		r = err->code ? err->code : -EIO;
+	}
 out:
 	if (plan && ret_plan && (r >= 0 || e.res->rolled_back || e.res->vanished ||
 				 e.res->unrecorded))

@@ -25,6 +25,7 @@ void np_plan_free(struct np_plan *plan)
 	if (!plan)
 		return;
 	np_state_free(plan->target);
+	np_state_free((struct np_state *)plan->base.pristine);
 	free(plan->steps);
 	free(plan->changes);
 	free(plan->notes);

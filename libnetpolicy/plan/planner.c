@@ -14,16 +14,7 @@
 #include "np_drivers.h"
 #include "np_policy.h"
 
-static uint32_t roundup_pow2(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v && p < (1u << 31))
-		p <<= 1;
-	return p;
-}
-
-static const char *unsupported(int e)
+const char *np_unsupported(int e)
 {
 	return e == -EOPNOTSUPP ? "not supported by driver" : strerror(-e);
 }
@@ -69,21 +60,46 @@ static int eligible_cpus(const struct np_plan_opts *opts, const struct np_topolo
 	return 0;
 }
 
-/* How many queues the policy wants, before driver limits. */
-static unsigned want_queues(const struct np_policy *p, const struct np_state *st,
-			    const struct np_cpu_order *o)
+/* The kernel's own default queue count (net/core/dev.c,
+ * netif_get_num_default_rss_queues): physical cores, at most
+ * DEFAULT_MAX_NUM_RSS_QUEUES (8). */
+#define KERNEL_DEFAULT_QUEUES 8
+
+static bool link_speed_known(const struct np_link *l)
 {
-	unsigned n;
+	return !l->err && l->speed && l->speed != UINT32_MAX;
+}
+
+/*
+ * How many queues the policy wants, before driver limits.  Counted in
+ * physical cores: scaling.rst (RSS Configuration) "for interrupt handling, HT
+ * has shown no benefit in initial tests, so limit the number of queues to
+ * the number of CPU cores in the system", and the kernel's default does the
+ * same.
+ */
+static unsigned want_queues(const struct np_policy *p, const struct np_state *st,
+			    const struct np_cpu_order *o, struct np_plan *plan)
+{
+	unsigned cores = o->n_local_cores ? o->n_local_cores : o->n_cores, n;
 
 	switch (p->channels) {
 	case NP_CHAN_LINK_SPEED:
-		n = st->dev.link.err || !st->dev.link.speed ? 1 : (st->dev.link.speed + 9999) / 10000;
-		if (n > o->n_local_cores && o->n_local_cores)
-			n = o->n_local_cores;
+		if (link_speed_known(&st->dev.link)) {
+			n = (st->dev.link.speed + 9999) / 10000;
+		} else {
+			/* Link down at boot or at udev add: one queue would
+			 * starve a fast NIC once the link comes up. */
+			n = KERNEL_DEFAULT_QUEUES;
+			np_plan_note(plan, "channels", "link speed unknown (link down?): planning the "
+				     "kernel's default of up to %u queues; run `set` again once the "
+				     "link is up", KERNEL_DEFAULT_QUEUES);
+		}
+		if (n > cores)
+			n = cores;
 		break;
 	case NP_CHAN_LOCAL_CORES:
 	default:
-		n = o->n_local_cores ? o->n_local_cores : o->n_cores;
+		n = cores;
 		break;
 	}
 	return n ? n : 1;
@@ -138,20 +154,19 @@ static unsigned clamp_note(struct np_plan *plan, unsigned want, uint32_t max, co
 	return want;
 }
 
-static int plan_channels(const struct np_policy *p, const struct np_plan_opts *opts,
-			 const struct np_state *st, const struct np_cpu_order *o,
-			 struct np_plan *plan, unsigned *ret_nq)
+static int plan_channels(const struct np_plan_opts *opts, const struct np_state *st,
+			 unsigned want, struct np_plan *plan, unsigned *ret_nq)
 {
 	struct np_dev *t = &plan->target->dev;
 	const struct np_channels *c = &st->dev.channels;
-	unsigned want = want_queues(p, st, o), nrx, ntx;
 	/* reported but not settable: vmxnet3 (np_drivers.h), or the probe */
 	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
 	const char *why = NULL;
+	unsigned nrx, ntx;
 	int r = 0;
 
 	if (c->err)
-		why = unsupported(c->err);
+		why = np_unsupported(c->err);
 	else if (c->fixed || (drv && drv->no_set_channels))
 		why = "no channel setter in driver";
 	else if (opts && np_knob_listed(opts->drop, "channels"))
@@ -184,13 +199,24 @@ static int plan_channels(const struct np_policy *p, const struct np_plan_opts *o
 }
 
 /* The CPU serving queue q. */
-static unsigned queue_cpu(const struct np_cpu_order *o, unsigned q)
+unsigned np_queue_cpu(const struct np_cpu_order *o, unsigned q)
 {
 	return o->order[q % o->n];
 }
 
+/* The pristine affinity of an IRQ by number, NULL when unknown. */
+static const struct np_irq *pristine_irq(const struct np_plan_base *base, const struct np_irq *irq)
+{
+	const struct np_dev *d = base && base->pristine ? &base->pristine->dev : NULL;
+
+	for (unsigned i = 0; d && i < d->n_irq; i++)
+		if (d->irq[i].irq == irq->irq && !strcmp(d->irq[i].name, irq->name) && !d->irq[i].err)
+			return &d->irq[i];
+	return NULL;
+}
+
 static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
-		      struct np_plan *plan)
+		      const struct np_plan_base *base, struct np_plan *plan)
 {
 	struct np_dev *t = &plan->target->dev;
 	unsigned queue_irqs = 0;
@@ -198,10 +224,19 @@ static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, u
 	for (unsigned i = 0; i < t->n_irq; i++) {
 		struct np_irq *irq = &t->irq[i];
 
-		/* Non-queue IRQs (config, async events) and IRQs of queues the
-		 * plan does not use are left where they are. */
-		if (irq->queue < 0 || (unsigned)irq->queue >= nq)
+		/* Non-queue IRQs (config, async events) are not ours; IRQs of
+		 * queues the plan does not use go back to where they were
+		 * before netpolicy (a driver that keeps their vectors keeps
+		 * what an earlier policy set otherwise). */
+		if (irq->queue < 0)
 			continue;
+		if ((unsigned)irq->queue >= nq) {
+			const struct np_irq *pr = pristine_irq(base, irq);
+
+			if (pr && !irq->err)
+				irq->affinity = pr->affinity;
+			continue;
+		}
 		if (irq->err) {
 			np_plan_note(plan, "irq-affinity", "IRQ %u (%s): affinity unreadable (%s), left alone",
 				     irq->irq, irq->name, strerror(-irq->err));
@@ -209,7 +244,7 @@ static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, u
 		}
 		queue_irqs++;
 		np_cpumask_zero(&irq->affinity);
-		np_cpumask_set(&irq->affinity, queue_cpu(o, (unsigned)irq->queue));
+		np_cpumask_set(&irq->affinity, np_queue_cpu(o, (unsigned)irq->queue));
 	}
 	if (!t->n_irq)
 		np_plan_note(plan, "irq-affinity", "no IRQs found for %s (%s): interrupt affinity not planned",
@@ -220,154 +255,77 @@ static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, u
 		np_plan_note(plan, "irq-affinity", "%u queues share %u CPUs", nq, o->n);
 }
 
-/* Every online CPU sends through one queue: its own CPU's, else one on its
- * core, else one on its node (round robin), else any (round robin), so no CPU
- * falls back to hashing.  Lookup tables keep this linear in CPUs + queues
- * (1024 CPUs x 256 queues took milliseconds scanning the queues per CPU). */
-static int plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
-		    struct np_plan *plan)
+/* Bytes a full-size Ethernet frame takes on the wire: 1500 MTU + 14 header +
+ * 4 FCS + 8 preamble + 12 inter-frame gap. */
+#define WIRE_FRAME_BYTES 1538
+
+/* How long a queue's packets wait for their interrupt under policy p: its
+ * fixed rx-usecs plus the NAPI deferral timer when it defers. */
+static uint32_t held_back_usecs(const struct np_policy *p)
 {
-	struct np_dev *t = &plan->target->dev;
-	const struct np_topology *topo = &st->topo;
-	unsigned ntx = nq < t->n_txq ? nq : t->n_txq, nnodes = topo->nr_nodes, rr = 0;
-	int *by_cpu, *by_core, *node_start, *node_q;
-	bool noted = false;
+	uint32_t us = 0;
 
-	if (!ntx)
-		return 0;
-	/* size_t: a 32-bit sum of counts wrapped into a short buffer */
-	by_cpu = malloc(sizeof(int) * ((size_t)topo->nr_cpus + topo->nr_cores + nnodes + 1 + ntx));
-	if (!by_cpu)
-		return -ENOMEM;
-	by_core = by_cpu + topo->nr_cpus;
-	node_start = by_core + topo->nr_cores;
-	node_q = node_start + nnodes + 1;
-	for (unsigned i = 0; i < topo->nr_cpus + topo->nr_cores; i++)
-		by_cpu[i] = -1;
-	memset(node_start, 0, sizeof(int) * (nnodes + 1));
-	/* lowest queue first, as the IRQ plan hands out CPUs */
-	for (unsigned q = ntx; q-- > 0;) {
-		const struct np_cpu *c = &topo->cpus[queue_cpu(o, q)];
-
-		by_cpu[queue_cpu(o, q)] = (int)q;
-		if (c->core >= 0 && (unsigned)c->core < topo->nr_cores)
-			by_core[c->core] = (int)q;
-		if ((unsigned)c->node < nnodes)
-			node_start[c->node + 1]++;
-	}
-	/* Queues grouped by node, in queue order within a node: node_start[n]
-	 * serves as node n's fill cursor, then shifts back to its start. */
-	for (unsigned n = 0; n < nnodes; n++)
-		node_start[n + 1] += node_start[n];
-	for (unsigned q = 0; q < ntx; q++) {
-		unsigned n = (unsigned)topo->cpus[queue_cpu(o, q)].node;
-
-		if (n < nnodes)
-			node_q[node_start[n]++] = (int)q;
-	}
-	for (unsigned n = nnodes; n > 0; n--)
-		node_start[n] = node_start[n - 1];
-	node_start[0] = 0;
-
-	for (unsigned q = 0; q < t->n_txq; q++) {
-		if (t->txq[q].xps_err) {
-			if (!noted && t->txq[q].xps_err == -ENOENT)
-				np_plan_note(plan, "xps", "no xps_cpus for tx-%u (the kernel offers XPS only "
-					     "on multiqueue devices)", q);
-			else if (!noted)
-				np_plan_note(plan, "xps", "tx-%u xps_cpus: %s", q, strerror(-t->txq[q].xps_err));
-			noted = true;
-			continue;
-		}
-		np_cpumask_zero(&t->txq[q].xps_cpus);
-	}
-	np_cpumask_for_each(cpu, &topo->online) {
-		const struct np_cpu *c;
-		int best;
-
-		if ((unsigned)cpu >= topo->nr_cpus)
-			break;
-		c = &topo->cpus[cpu];
-		best = by_cpu[cpu];
-		if (best < 0 && c->core >= 0 && (unsigned)c->core < topo->nr_cores)
-			best = by_core[c->core];
-		if (best < 0) {
-			unsigned n = (unsigned)c->node, nc = 0;
-
-			if (n < nnodes)
-				nc = (unsigned)(node_start[n + 1] - node_start[n]);
-			best = nc ? node_q[node_start[n] + (int)(rr % nc)] : (int)(rr % ntx);
-			rr++;
-		}
-		if (!t->txq[best].xps_err)
-			np_cpumask_set(&t->txq[best].xps_cpus, (unsigned)cpu);
-	}
-	free(by_cpu);
-	return 0;
+	for (size_t i = 0; i < p->n_coal; i++)
+		if (p->coal[i].field == NP_COAL_RX_USECS && p->coal[i].value > us)
+			us = p->coal[i].value;
+	if (p->napi && p->napi_defer_hard_irqs)
+		us += (uint32_t)(p->gro_flush_timeout / 1000);
+	return us;
 }
 
-static void plan_rps(const struct np_policy *p, const struct np_state *st,
-		     const struct np_cpu_order *o, unsigned nq, struct np_plan *plan)
+static uint32_t ring_size(uint32_t burst, uint32_t own, uint32_t max)
 {
-	struct np_dev *t = &plan->target->dev;
-	unsigned nrx = nq < t->n_rxq ? nq : t->n_rxq, nlocal = np_cpumask_weight(&o->local);
-	uint32_t per_queue = 0;
-	bool spread = p->rps == NP_RPS_FEW_QUEUES && nrx && nrx < nlocal;
-	unsigned i = 0;
+	uint32_t n = 1;
 
-	if (p->rfs_entries && t->n_rxq)
-		per_queue = roundup_pow2((p->rfs_entries + t->n_rxq - 1) / t->n_rxq);
-	for (unsigned q = 0; q < t->n_rxq; q++) {
-		if (!t->rxq[q].rps_err)
-			np_cpumask_zero(&t->rxq[q].rps_cpus);
-		if (!t->rxq[q].flow_err)
-			t->rxq[q].rps_flow_cnt = per_queue;
-	}
-	if (spread) {
-		/* Hand the local CPUs out round robin, so each CPU does the
-		 * protocol work of one queue. */
-		np_cpumask_for_each(cpu, &o->local) {
-			unsigned q = i++ % nrx;
-
-			if (!t->rxq[q].rps_err)
-				np_cpumask_set(&t->rxq[q].rps_cpus, (unsigned)cpu);
-		}
-		np_plan_note(plan, "rps", "%u rx queues for %u local CPUs: RPS spreads the rest", nrx, nlocal);
-	}
-	if (t->n_rxq && t->rxq[0].rps_err)
-		np_plan_note(plan, "rps", "rps_cpus: %s", strerror(-t->rxq[0].rps_err));
-
-	if (!p->rfs_entries)
-		return;
-	if (st->sys.flow_entries_err) {
-		np_plan_note(plan, "rfs", "rps_sock_flow_entries unavailable (%s; it exists only in the "
-			     "initial network namespace): RFS cannot steer",
-			     strerror(-st->sys.flow_entries_err));
-		return;
-	}
-	/* Global: never lower what another NIC's policy or the admin set. */
-	if (st->sys.rps_sock_flow_entries < p->rfs_entries)
-		plan->target->sys.rps_sock_flow_entries = p->rfs_entries;
+	while (n < burst && n < (1u << 30))
+		n <<= 1;
+	if (n < own)
+		n = own;
+	return max && n > max ? max : n;
 }
 
-static void plan_rings(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
+/*
+ * Rings are the driver's own size unless the policy holds interrupts back
+ * long enough to overflow it: then twice the full-size frames the queue's
+ * share of the link brings in while it waits.  Never the maximum for its
+ * own sake: the NIC writes received data into the part of the LLC that
+ * DDIO may use (a few of its ways), and buffers beyond it are evicted to
+ * memory before the CPU reads them (Farshin et al., "Reexamining Direct
+ * Cache Access to Optimize I/O Intensive Applications for Multi-hundred-
+ * gigabit Networks", USENIX ATC 2020); vendors advise raising rings when
+ * the NIC counts drops (Intel Ethernet 800 Series Linux Performance Tuning
+ * Guide, "Ring size"; Red Hat's network performance tuning guide).
+ */
+static void plan_rings(const struct np_policy *p, const struct np_state *st,
+		       const struct np_plan_base *base, unsigned nq, struct np_plan *plan)
 {
 	struct np_rings *r = &plan->target->dev.rings;
+	const struct np_rings *own = &st->dev.rings;
+	uint64_t burst = 0;
 
-	if (p->rings == NP_RING_KEEP)
-		return;
+	if (base && base->pristine && !base->pristine->dev.rings.err)
+		own = &base->pristine->dev.rings;
 	if (r->err) {
-		np_plan_note(plan, "rings", "%s %s", unsupported(r->err), st->dev.driver);
+		if (p->rings != NP_RING_KEEP)
+			np_plan_note(plan, "rings", "%s %s", np_unsupported(r->err), st->dev.driver);
 		return;
 	}
 	if (r->fixed) {
-		np_plan_note(plan, "rings", "no ring setter in driver %s: sizes stay", st->dev.driver);
+		if (p->rings != NP_RING_KEEP)
+			np_plan_note(plan, "rings", "no ring setter in driver %s: sizes stay",
+				     st->dev.driver);
 		return;
 	}
-	if (r->max_rx)
-		r->rx = r->max_rx;
-	if (r->max_tx)
-		r->tx = r->max_tx;
+	if (p->rings == NP_RING_BURST && link_speed_known(&st->dev.link) && nq)
+		burst = 2 * (uint64_t)st->dev.link.speed * held_back_usecs(p) /
+			(8ull * WIRE_FRAME_BYTES) / nq;
+	if (burst > UINT32_MAX)
+		burst = UINT32_MAX;
+	r->rx = ring_size((uint32_t)burst, own->rx, r->max_rx);
+	r->tx = ring_size((uint32_t)burst, own->tx, r->max_tx);
+	if (p->rings == NP_RING_BURST && r->max_rx && r->rx < r->max_rx)
+		np_plan_note(plan, "rings", "rx ring %u of at most %u: raise it if the NIC counts "
+			     "drops (ethtool -S)", r->rx, r->max_rx);
 }
 
 static void plan_rss(const struct np_state *st, unsigned nq, struct np_plan *plan)
@@ -376,7 +334,7 @@ static void plan_rss(const struct np_state *st, unsigned nq, struct np_plan *pla
 
 	if (rss->err || !rss->indir_size) {
 		np_plan_note(plan, "rss", "%s %s: the driver's own spreading stays",
-			     rss->err ? unsupported(rss->err) : "no indirection table from",
+			     rss->err ? np_unsupported(rss->err) : "no indirection table from",
 			     st->dev.driver);
 		return;
 	}
@@ -405,39 +363,13 @@ static void plan_features(const struct np_state *st, struct np_plan *plan)
 	}
 }
 
-static void plan_napi(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
-{
-	struct np_state *t = plan->target;
-
-	if (p->napi) {
-		if (st->dev.napi.err) {
-			np_plan_note(plan, "napi", "napi_defer_hard_irqs/gro_flush_timeout: %s",
-				     strerror(-st->dev.napi.err));
-		} else {
-			t->dev.napi.defer_hard_irqs = p->napi_defer_hard_irqs;
-			t->dev.napi.gro_flush_timeout = p->gro_flush_timeout;
-		}
-	}
-	if (p->busy_poll || p->busy_read) {
-		if (st->sys.busy_err) {
-			np_plan_note(plan, "busy-poll", "busy_poll/busy_read unavailable (%s)",
-				     strerror(-st->sys.busy_err));
-		} else {
-			/* Global too: raise, never lower. */
-			if (t->sys.busy_poll < p->busy_poll)
-				t->sys.busy_poll = p->busy_poll;
-			if (t->sys.busy_read < p->busy_read)
-				t->sys.busy_read = p->busy_read;
-		}
-	}
-}
-
 int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
-		   const struct np_state *st, struct np_plan *plan, struct np_error *err)
+		   const struct np_state *st, const struct np_plan_base *base,
+		   struct np_plan *plan, struct np_error *err)
 {
 	struct np_cpu_order o;
 	struct np_cpumask eligible, local;
-	unsigned nq = 0;
+	unsigned nq = 0, want;
 	int r;
 
 	r = eligible_cpus(opts, &st->topo, &eligible, err);
@@ -459,19 +391,23 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 		np_cpu_order_clear(&o);
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "no usable CPU in the topology");
 	}
-	r = plan_channels(p, opts, st, &o, plan, &nq);
+	/* knobs this policy does not own first: the policy's values win */
+	np_plan_restore(p, st, base, plan);
+	want = want_queues(p, st, &o, plan);
+	r = plan_channels(opts, st, want, plan, &nq);
 	if (r < 0)
 		goto out;
 	plan_features(st, plan);
 	plan_rss(st, nq, plan);
-	plan_rings(p, st, plan);
+	plan_rings(p, st, base, nq, plan);
 	np_plan_coalesce(p, st, plan);
-	plan_napi(p, st, plan);
-	plan_irqs(st, &o, nq, plan);
-	r = plan_xps(st, &o, nq, plan);
+	np_plan_napi(p, st, base, plan);
+	plan_irqs(st, &o, nq, base, plan);
+	r = np_plan_xps(st, &o, nq, plan);
 	if (r < 0)
 		goto out;
-	plan_rps(p, st, &o, nq, plan);
+	np_plan_rps(p, st, &o, nq, want, plan);
+	np_plan_sysctls(p, st, base, plan);
 	if (opts && opts->drop)
 		np_plan_keep(plan, st, opts->drop);
 out:
@@ -481,16 +417,15 @@ out:
 	return 0;
 }
 
-/* The public entry: a plan is the planner's target plus the differ's steps
- * from the state it was planned on. */
-int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
-		    const struct np_plan_opts *opts, const struct np_state *state,
-		    struct np_plan **ret, struct np_error *err)
+/* A plan is the planner's target plus the differ's steps from the state it
+ * was planned on.  np_plan_compute (apply/base.c) reads the base first. */
+int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_opts *opts,
+			 const struct np_state *state, const struct np_plan_base *base,
+			 struct np_plan **ret, struct np_error *err)
 {
 	struct np_plan *plan = NULL;
 	int r;
 
-	(void)ctx;
 	if (!policy || !state)
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "no policy or no state");
 	if (np_plan_new(&plan) < 0 || np_state_dup(state, &plan->target) < 0) {
@@ -498,6 +433,17 @@ int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
 		return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	}
 	plan->policy = policy;
+	if (base) {
+		struct np_state *pr = NULL;
+
+		plan->base = *base;
+		plan->base.pristine = NULL;
+		if (base->pristine && np_state_dup(base->pristine, &pr) < 0) {
+			np_plan_free(plan);
+			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+		}
+		plan->base.pristine = pr;
+	}
 	if (opts && opts->cpus) {
 		if (strlen(opts->cpus) >= sizeof(plan->cpus)) {
 			np_plan_free(plan);
@@ -512,7 +458,7 @@ int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
 		}
 		snprintf(plan->drop, sizeof(plan->drop), "%s", opts->drop);
 	}
-	r = np_policy_plan(policy, opts, state, plan, err);
+	r = np_policy_plan(policy, opts, state, base, plan, err);
 	if (r < 0)
 		goto fail;
 	r = np_plan_diff(plan, state);

@@ -37,6 +37,28 @@ static const struct np_coal_value throughput_coal[] = {
 	{ NP_COAL_TX_FRAMES, 64 },
 };
 
+/* The latency policy with busy polling on for every socket: only for hosts
+ * whose latency-critical applications are built for it. */
+#define LATENCY_BASE							\
+	/* a queue and an IRQ per core: no flow's interrupt waits	\
+	 * behind another's */						\
+	.core = "channels,irq-affinity",				\
+	.channels = NP_CHAN_LOCAL_CORES,				\
+	.rings = NP_RING_KEEP,						\
+	.adaptive = false,						\
+	.coal = latency_coal,						\
+	.n_coal = NP_ARRAY_SIZE(latency_coal),				\
+	.rps = NP_RPS_OFF,						\
+	.rfs_entries = 32768,						\
+	.napi = true,							\
+	.napi_defer_hard_irqs = 0,					\
+	.gro_flush_timeout = 0,						\
+	.why_channels = "one queue per physical core on the NIC's NUMA node (scaling.rst: for low latency as many queues as CPUs, and hyperthreads bring no benefit for interrupt handling, so cores): no two flows' interrupts queue behind each other on one core", \
+	.why_irq = "one IRQ per physical core, local node first, SMT siblings only when cores run out", \
+	.why_coalesce = "adaptive off, rx-usecs 0 and rx-frames 1 (interrupt on the first packet), tx-usecs 8 and tx-frames 16 (completions only free buffers)", \
+	.why_rings = "the driver's own size (its pristine value): larger rings only add buffering (bufferbloat)", \
+	.why_rss = "the indirection table spread evenly over all queues"
+
 static const struct np_policy policies[] = {
 	{
 		.name = "cpu",
@@ -45,7 +67,7 @@ static const struct np_policy policies[] = {
 		.core = "irq-affinity",
 		.summary = "fewest CPU cycles and interrupts per byte: few queues, packed IRQs, heavy moderation",
 		.channels = NP_CHAN_LINK_SPEED,
-		.rings = NP_RING_MAX,
+		.rings = NP_RING_BURST,
 		.adaptive = true,
 		.coal = cpu_coal,
 		.n_coal = NP_ARRAY_SIZE(cpu_coal),
@@ -54,60 +76,50 @@ static const struct np_policy policies[] = {
 		.napi = true,
 		.napi_defer_hard_irqs = 2,
 		.gro_flush_timeout = 200000,
-		.why_channels = "about one queue per 10 Gb/s of link speed (at least one): each queue costs an IRQ, NAPI context and wakeups",
+		.why_channels = "about one queue per 10 Gb/s of link speed, at most one per local physical core (each queue costs an IRQ, NAPI context and wakeups; scaling.rst: the most efficient high-rate setup is the fewest queues that do not overflow); link speed unknown: the kernel's default of up to 8",
 		.why_irq = "each queue's IRQs on its own core, local NUMA node first, so the few busy cores are the ones near the NIC",
 		.why_coalesce = "adaptive moderation where the driver has it, otherwise rx/tx-usecs 200 and rx/tx-frames 128: fewer interrupts per packet",
-		.why_rings = "driver maximum: bigger batches per interrupt and no drops while interrupts are held back",
+		.why_rings = "the driver's own size, raised to hold twice the full-size frames a queue's share of the link brings while its interrupt is held back (rx-usecs + gro_flush_timeout), at most the driver's maximum",
 		.why_rss = "the indirection table spread evenly over the planned queues, so no entry points at a queue that goes away",
 		.why_steering = "XPS maps every CPU to the queue on its own core or node; RPS and RFS off (each steered packet costs an IPI)",
 		.why_napi = "napi_defer_hard_irqs 2 and gro_flush_timeout 200 us: NAPI keeps polling briefly instead of re-arming the IRQ",
 	},
 	{
 		.name = "latency",
-		/* a queue and an IRQ per core: no flow's interrupt waits
-		 * behind another's */
-		.core = "channels,irq-affinity",
-		.summary = "lowest per-packet latency: a queue per local core, interrupt at once, RFS to the consuming CPU, busy polling",
-		.channels = NP_CHAN_LOCAL_CORES,
-		.rings = NP_RING_KEEP,
-		.adaptive = false,
-		.coal = latency_coal,
-		.n_coal = NP_ARRAY_SIZE(latency_coal),
-		.rps = NP_RPS_OFF,
-		.rfs_entries = 32768,
-		.napi = true,
-		.napi_defer_hard_irqs = 0,
-		.gro_flush_timeout = 0,
+		.summary = "lowest per-packet latency: a queue per local core, interrupt at once, RFS to the consuming CPU",
+		LATENCY_BASE,
+		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768, rps_flow_cnt shared over the queues) so a flow is processed where its socket is read, accelerated RFS where the driver has it; no RPS (an extra IPI hop)",
+		.why_napi = "no NAPI deferral (napi_defer_hard_irqs 0, gro_flush_timeout 0); the global busy_poll/busy_read sysctls stay as they are: they make every poll/epoll application on the machine spin (see busy-poll)",
+	},
+	{
+		.name = "busy-poll",
+		.summary = "latency, plus busy polling for every socket (net.core.busy_poll/busy_read 50 us): for hosts whose applications are built for it",
+		LATENCY_BASE,
 		.busy_poll = 50,
 		.busy_read = 50,
-		.why_channels = "one queue per physical core on the NIC's NUMA node: no two flows' interrupts queue behind each other on one core",
-		.why_irq = "one IRQ per physical core, local node first, SMT siblings only when cores run out",
-		.why_coalesce = "adaptive off, rx-usecs 0 and rx-frames 1 (interrupt on the first packet), tx-usecs 8 and tx-frames 16 (completions only free buffers)",
-		.why_rings = "left as the driver set them: larger rings only add buffering (bufferbloat) and the driver's default is its tested size",
-		.why_rss = "the indirection table spread evenly over all queues",
-		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768, rps_flow_cnt shared over the queues) so a flow is processed where its socket is read; no RPS (an extra IPI hop)",
-		.why_napi = "no NAPI deferral (napi_defer_hard_irqs 0, gro_flush_timeout 0) and busy_poll/busy_read 50 us: sockets poll the queue instead of waiting for an IRQ",
+		.why_steering = "as latency",
+		.why_napi = "as latency, and net.core.busy_poll/busy_read 50 us (the kernel's sysctl documentation suggests 50 for a few sockets): sockets poll the queue instead of waiting for its IRQ; never on a 1-CPU machine",
 	},
 	{
 		.name = "throughput",
 		/* parallel queues, each on its own core */
 		.core = "channels,irq-affinity",
-		.summary = "most bytes per second: a queue per local core, large rings, adaptive moderation, RFS",
+		.summary = "most bytes per second: a queue per local core, adaptive moderation, RFS",
 		.channels = NP_CHAN_LOCAL_CORES,
-		.rings = NP_RING_MAX,
+		.rings = NP_RING_BURST,
 		.adaptive = true,
 		.coal = throughput_coal,
 		.n_coal = NP_ARRAY_SIZE(throughput_coal),
 		.rps = NP_RPS_FEW_QUEUES,
 		.rfs_entries = 32768,
 		.napi = false,
-		.why_channels = "one queue per physical core on the NIC's NUMA node (as mlnx_tune does): parallel processing without crossing the interconnect",
+		.why_channels = "one queue per physical core on the NIC's NUMA node (scaling.rst: hyperthreads bring no benefit for interrupt handling; remote nodes cost interconnect traffic)",
 		.why_irq = "one IRQ per core, local node first, then remote, SMT siblings last",
 		.why_coalesce = "adaptive moderation where the driver has it, otherwise rx/tx-usecs 50 and rx/tx-frames 64",
-		.why_rings = "driver maximum: absorbs bursts at line rate without drops",
+		.why_rings = "the driver's own size, raised to hold twice the full-size frames a queue's share of the link brings in one rx-usecs interval, at most the driver's maximum (larger rings spill out of the cache DDIO writes into)",
 		.why_rss = "the indirection table spread evenly over all queues",
-		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768); RPS over the local cores only when the NIC has fewer queues than local cores",
-		.why_napi = "left as they are",
+		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768), accelerated RFS where the driver has it; RPS only when the NIC cannot have a queue per local core, each queue's mask its core's siblings, then its package, then its node",
+		.why_napi = "the device's own (pristine) values",
 	},
 };
 

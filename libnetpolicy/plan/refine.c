@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* np_plan_refine: planning once more after queues reopened, so that the
- * engine applies plans and never makes one. */
+ * engine applies plans and never makes one (pure: the base the plan was made
+ * from travels with it). */
 #include <errno.h>
 
 #include "np_plan.h"
@@ -14,5 +15,7 @@ int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
 
 	if (!plan->policy)
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "a rollback plan has no policy");
-	return np_plan_compute(NULL, plan->policy, &opts, now, ret, err);
+	/* from what the plan was made from: the same pristine values and
+	 * machine-wide needs */
+	return np_plan_compute_base(plan->policy, &opts, now, &plan->base, ret, err);
 }

@@ -13,7 +13,7 @@ dev_of() { jq -r '.devices[0].ifname' "$MODEL"; }
 @test "golden dry-run plans (text and JSON) for every model and policy" {
 	local model policy dev fail=0
 	while read -r model; do
-		for policy in cpu latency throughput; do
+		for policy in cpu latency busy-poll throughput; do
 			np_model "$model"
 			dev=$(dev_of)
 			npsim "$dev" set "$policy" --dry-run >"$NP_TMP/out.txt"
@@ -48,7 +48,7 @@ dev_of() { jq -r '.devices[0].ifname' "$MODEL"; }
 
 @test "set, then set again: the second plans and writes nothing" {
 	for model in mlx5-2s64c ixgbe-16cpu virtio-4q isolated; do
-		for policy in cpu latency throughput; do
+		for policy in cpu latency busy-poll throughput; do
 			np_model "$model"
 			run npsim --json "$(dev_of)" set "$policy"
 			[ "$status" -eq 0 ] || { echo "$model $policy: $output"; return 1; }
@@ -64,7 +64,7 @@ dev_of() { jq -r '.devices[0].ifname' "$MODEL"; }
 
 @test "set then reset restores every knob of every model exactly" {
 	while read -r model; do
-		for policy in cpu latency throughput; do
+		for policy in cpu latency busy-poll throughput; do
 			np_model "$model"
 			npsim --json "$(dev_of)" show | jq 'del(.policy, .policy_cpus, .drift)' >"$NP_TMP/before"
 			npsim "$(dev_of)" set "$policy" >/dev/null

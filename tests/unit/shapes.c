@@ -36,15 +36,17 @@ static int build_topology(const struct shape *s, struct np_topology *t)
 	bool seen_pkg[NP_CPUS_MAX] = { false };
 	int r;
 
-	if (!s->cpus || s->cpus > NP_CPUS_MAX || (s->smt && s->cpus % 2))
+	unsigned threads = s->threads ? s->threads : s->smt ? 2 : 1;
+
+	if (!s->cpus || s->cpus > NP_CPUS_MAX || s->cpus % threads)
 		return -EINVAL;
-	ncores = s->smt ? s->cpus / 2 : s->cpus;
+	ncores = s->cpus / threads;
 	if (nodes > ncores || pkgs > ncores)
 		return -EINVAL;
 	t->nr_cpus = s->cpus;
-	t->nr_nodes = nodes;
+	t->nr_nodes = nodes + s->cpuless_nodes;
 	t->cpus = calloc(s->cpus, sizeof(*t->cpus));
-	t->node_cpus = calloc(nodes, sizeof(*t->node_cpus));
+	t->node_cpus = calloc(t->nr_nodes, sizeof(*t->node_cpus));
 	dense = malloc(sizeof(*dense) * ncores);
 	if (!t->cpus || !t->node_cpus || !dense) {
 		r = -ENOMEM;
@@ -58,7 +60,7 @@ static int build_topology(const struct shape *s, struct np_topology *t)
 		dense[c] = ~0u;
 	for (unsigned cpu = 0; cpu < s->cpus; cpu++) {
 		struct np_cpu *c = &t->cpus[cpu];
-		unsigned core = cpu % ncores, pkg = core * pkgs / ncores;
+		unsigned core = s->adjacent ? cpu / threads : cpu % ncores, pkg = core * pkgs / ncores;
 		unsigned first_of_pkg = (pkg * ncores + pkgs - 1) / pkgs;
 
 		np_cpumask_set(&t->possible, cpu);
@@ -72,7 +74,10 @@ static int build_topology(const struct shape *s, struct np_topology *t)
 		if (dense[core] == ~0u) {
 			dense[core] = t->nr_cores++;
 		} else {
-			c->thread = 1;
+			/* threads in CPU order: count the core's earlier ones */
+			for (unsigned o = 0; o < cpu; o++)
+				c->thread += t->cpus[o].online &&
+					     (s->adjacent ? o / threads : o % ncores) == core;
 			t->smt = true;
 		}
 		c->core = (int)dense[core];
@@ -105,6 +110,8 @@ static int build_features(const struct shape *s, struct np_features *f)
 
 		snprintf(v->name, sizeof(v->name), "%s", feature_names[i]);
 		v->wanted = v->active = strcmp(v->name, "rx-ntuple-filter") != 0;
+		/* without ntuple filters the feature is there but fixed off */
+		v->fixed = !strcmp(v->name, "rx-ntuple-filter") && s->ntuple_fixed;
 		if (!strcmp(v->name, "rx-hashing")) {
 			v->wanted = v->active = !s->rxhash_off;
 			v->fixed = s->rxhash_fixed;
@@ -283,6 +290,15 @@ static int build_queues(const struct shape *s, struct np_state *st)
 	d->txq = calloc(d->n_txq, sizeof(*d->txq));
 	if (!d->rxq || !d->txq)
 		return -ENOMEM;
+	if (s->xps_rxqs) {
+		struct np_cpumask m;
+		int r = np_cpumask_parse_list(s->xps_rxqs, &m);
+
+		if (r < 0)
+			return r;
+		for (unsigned q = 0; q < d->n_txq; q++)
+			d->txq[q].xps_rxqs = m;
+	}
 	/* drivers such as mlx5 and ixgbe set XPS to the queue's own CPU at open */
 	for (unsigned q = 0; q < d->n_txq; q++) {
 		int cpu = np_cpumask_next(&st->topo.online, n);
@@ -316,7 +332,7 @@ static int build_dev(const struct shape *s, struct np_state *st)
 
 	d->link.speed = s->speed;
 	d->link.duplex = s->speed ? 1 : 0xff;	/* DUPLEX_FULL, DUPLEX_UNKNOWN */
-	d->link.carrier = true;
+	d->link.carrier = !s->link_down;
 
 	r = build_channels(s, d);
 	if (r < 0)

@@ -34,6 +34,10 @@ struct shape {
 	unsigned nodes;			/* NUMA nodes, 0 means 1; cores split evenly */
 	unsigned packages;		/* 0 means 1; cores split evenly */
 	bool smt;			/* two threads per core: CPU N and N + cpus/2 */
+	unsigned threads;		/* threads per core (SMT-4: 4), 0 means 2 with smt, else 1 */
+	bool adjacent;			/* a core's threads numbered adjacently (QEMU threads=N,
+					   POWER): CPU N's core is N / threads */
+	unsigned cpuless_nodes;		/* NUMA nodes without CPUs, numbered after the others */
 	const char *offline;		/* cpulists, NULL for none */
 	const char *isolated;
 	const char *nohz_full;
@@ -42,6 +46,7 @@ struct shape {
 	const char *driver;		/* NULL means "ixgbe" */
 	int nic_node;			/* NUMA node of the NIC, -1 for none */
 	uint32_t speed;			/* Mb/s, 0 unknown */
+	bool link_down;			/* no carrier (speed should be 0) */
 	enum shape_chan chan;
 	uint32_t max_queues;		/* channel maximum (rx for SEPARATE), 0 means queues */
 	uint32_t queues;		/* current channels (rx for SEPARATE), 0 means 1 */
@@ -61,6 +66,8 @@ struct shape {
 					   n > 0 for queues 0..n-1 only */
 	bool no_napi;			/* the sysfs NAPI files are absent */
 	bool netns;			/* rps_sock_flow_entries absent (not the initial netns) */
+	bool ntuple_fixed;		/* rx-ntuple-filter fixed off (no ntuple filters) */
+	const char *xps_rxqs;		/* preset xps_rxqs of every tx queue (rx queue list) */
 };
 
 /* A new state for the shape (free with np_state_free); 0, -EINVAL for an

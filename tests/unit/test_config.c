@@ -111,7 +111,7 @@ static void test_errors(void)
 		{ "[eth0]\npolicy = cpu\npolcy = cpu\n", 3, "unknown key 'polcy' (valid: policy, cpus)" },
 		{ "[eth0]\nPolicy = cpu\n", 2, "unknown key 'Policy' (valid: policy, cpus)" },
 		{ "# c\n[eth0]\ncpus = 1\n\n[eth1]\npolicy = cpu\n", 2, "[eth0]: no policy (add 'policy = NAME')" },
-		{ "[eth0]\npolicy = fastest\n", 2, "unknown policy 'fastest' (valid: cpu, latency, throughput)" },
+		{ "[eth0]\npolicy = fastest\n", 2, "unknown policy 'fastest' (valid: cpu, latency, busy-poll, throughput)" },
 		{ "[eth0]\npolicy = cpu\n[eth1]\npolicy = cpu\n[eth0]\n", 5, "duplicate section [eth0] (first at line 1)" },
 		{ "[eth/0]\npolicy = cpu\n", 1, "invalid device name 'eth/0'" },
 		{ "[..]\npolicy = cpu\n", 1, "invalid device name '..'" },

@@ -223,7 +223,8 @@ static void expect(const struct np_policy *p, const struct np_state *st, const c
 	e->n_cores = shape_count_cores(&st->topo, &e->eligible);
 	e->n_local_cores = shape_count_cores(&st->topo, &e->local);
 	if (p->channels == NP_CHAN_LINK_SPEED) {
-		e->want = d->link.speed ? (d->link.speed + 9999) / 10000 : 1;
+		/* unknown speed (link down): the kernel's default, at most 8 */
+		e->want = d->link.speed ? (d->link.speed + 9999) / 10000 : 8;
 		if (e->want > e->n_local_cores)
 			e->want = e->n_local_cores;
 	} else {
@@ -423,9 +424,12 @@ static void check_notes(const struct tcase *tc, const struct np_policy *p,
 
 	if (d->channels.err && !find_note(plan, "channels", NULL))
 		whyf("no channels note for unsupported channels");
+	if (p->channels == NP_CHAN_LINK_SPEED && !d->link.speed &&
+	    !find_note(plan, "channels", "link speed unknown"))
+		whyf("link speed unknown and no note");
 	if (e->clamped && !find_note(plan, "channels", "maximum"))
 		whyf("%u queues wanted above the driver maximum and no note", e->want);
-	if (d->rings.err && p->rings == NP_RING_MAX && !find_note(plan, "rings", NULL))
+	if (d->rings.err && p->rings == NP_RING_BURST && !find_note(plan, "rings", NULL))
 		whyf("no rings note for unsupported rings");
 	if (c->err && !find_note(plan, "coalesce", NULL))
 		whyf("no coalesce note for unsupported coalescing");

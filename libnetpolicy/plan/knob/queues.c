@@ -6,12 +6,37 @@
  */
 #include "np_plan.h"
 
+/* step->fields of an xps step: which file it writes */
+enum { XPS_CPUS, XPS_RXQS };
+
+static int add_fields(struct np_plan *plan, const struct np_knob *knob, unsigned q,
+		      uint32_t fields, const char *what, const char *x, const char *y)
+{
+	if (np_plan_add_step(plan, knob, (int)q, fields) < 0 ||
+	    np_plan_add_change(plan, what, x, y) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static int add(struct np_plan *plan, const struct np_knob *knob, unsigned q, const char *what,
 	       const char *x, const char *y)
 {
-	if (np_plan_add_step(plan, knob, (int)q, 0) < 0 || np_plan_add_change(plan, what, x, y) < 0)
-		return -ENOMEM;
-	return 0;
+	return add_fields(plan, knob, q, XPS_CPUS, what, x, y);
+}
+
+/* xps_rxqs (a map of rx queues) takes precedence over xps_cpus: cleared
+ * before xps_cpus is written so the new map is the one that applies. */
+static int diff_rxqs(struct np_plan *plan, const struct np_txq *a, const struct np_txq *b,
+		     unsigned q)
+{
+	char what[32], x[80], y[80];
+
+	if (!a || a->xps_rxqs_err || b->xps_rxqs_err || np_cpumask_equal(&a->xps_rxqs, &b->xps_rxqs))
+		return 0;
+	snprintf(what, sizeof(what), "tx-%u rxqs", q);
+	np_fmt_mask(x, sizeof(x), &a->xps_rxqs);
+	np_fmt_mask(y, sizeof(y), &b->xps_rxqs);
+	return add_fields(plan, &np_knob_xps, q, XPS_RXQS, what, x, y);
 }
 
 static int diff_xps(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
@@ -22,6 +47,8 @@ static int diff_xps(struct np_plan *plan, const struct np_state *from, const str
 		const struct np_txq *b = &to->dev.txq[q];
 		const struct np_txq *a = q < from->dev.n_txq ? &from->dev.txq[q] : NULL;
 
+		if (diff_rxqs(plan, a, b, q) < 0)
+			return -ENOMEM;
 		if (b->xps_err || (a && a->xps_err))
 			continue;
 		if (a && np_cpumask_equal(&a->xps_cpus, &b->xps_cpus))
@@ -102,6 +129,15 @@ static int write_mask(struct np_backend *be, const struct np_state *cur, const s
 static int apply_xps(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
 		     const struct np_step *step, struct np_error *err)
 {
+	if (step->fields == XPS_RXQS) {
+		char v[NP_CPUS_MAX / 4 + NP_CPUS_MAX / 32 + 2];
+		unsigned nbits = to->dev.num_rx_queues ? to->dev.num_rx_queues : 1;
+
+		if (np_cpumask_format_hex(&to->dev.txq[step->index].xps_rxqs, nbits, v, sizeof(v)) < 0)
+			return np_err(err, -ENOSPC, NP_PHASE_APPLY, NULL, "mask too long");
+		return be->ops->write_attr(be, &cur->dev, NP_ATTR_XPS_RXQS, (unsigned)step->index, v,
+					   err);
+	}
 	return write_mask(be, cur, to, NP_ATTR_XPS_CPUS, (unsigned)step->index,
 			  &to->dev.txq[step->index].xps_cpus, err);
 }

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What a plan starts from besides the live device, kept by the state store
+ * (np_store.h):
+ *   IFNAME.pristine   the device before netpolicy's first change
+ *   IFNAME.sysctl     what the device's active policy needs of the machine-wide
+ *                     net.core sysctls, and their values before any device
+ *                     needed them
+ * Each device writes only its own sysctl record, under its own lock; a plan
+ * reads all of them.  np_plan_compute, the public entry to the pure planner,
+ * lives here because it reads them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_journal.h"
+#include "np_policy.h"
+
+static void max_into(struct np_sysctl *dst, const struct np_sysctl *src)
+{
+	if (src->rps_sock_flow_entries > dst->rps_sock_flow_entries)
+		dst->rps_sock_flow_entries = src->rps_sock_flow_entries;
+	if (src->busy_poll > dst->busy_poll)
+		dst->busy_poll = src->busy_poll;
+	if (src->busy_read > dst->busy_read)
+		dst->busy_read = src->busy_read;
+}
+
+/* Another device's record: its needs combined into the others', its
+ * pristine values used when this device has no record of its own. */
+static int other_record(const char *ifname, const struct np_sysctl_record *rec, void *ud)
+{
+	struct np_plan_base *base = ud;
+
+	(void)ifname;
+	max_into(&base->others, &rec->need);
+	if (!base->shared)
+		base->shared_pristine = rec->pristine;
+	base->shared = true;
+	return 0;
+}
+
+void np_plan_base_clear(struct np_plan_base *base)
+{
+	np_state_free((struct np_state *)base->pristine);
+	memset(base, 0, sizeof(*base));
+}
+
+int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_plan_base *ret)
+{
+	struct np_state *pristine = NULL;
+	struct np_sysctl_record own;
+	struct np_ident pid, id;
+	struct np_error ignored;
+	struct np_store s;
+
+	memset(ret, 0, sizeof(*ret));
+	memset(&ignored, 0, sizeof(ignored));
+	/* Planning must not create the directory: a dry run is read-only. */
+	if (np_store_open_readonly(ctx, cur->dev.ifname, &s, &ignored) < 0)
+		return 0;
+	/* A snapshot of an earlier device of this name is not this one's. */
+	if (np_store_pristine_load(&s, &pristine, &pid, &ignored) >= 0) {
+		np_ident_of(ctx, cur, &id);
+		if (np_ident_same(&pid, &id))
+			ret->pristine = pristine;
+		else
+			np_state_free(pristine);
+	}
+	/* The device's own record first: it saw the pristine values before it
+	 * raised anything. */
+	if (np_store_sysctl_load(&s, &own, &ignored) >= 0) {
+		ret->shared = true;
+		ret->shared_pristine = own.pristine;
+	}
+	np_store_sysctl_others(&s, other_record, ret);
+	np_store_close(&s, false);
+	return 0;
+}
+
+static bool any_need(const struct np_sysctl *s)
+{
+	return s->rps_sock_flow_entries || s->busy_poll || s->busy_read;
+}
+
+int np_plan_base_record(struct np_store *s, const struct np_plan *plan, struct np_error *err)
+{
+	struct np_sysctl_record rec, old;
+	struct np_error ignored;
+
+	if (!any_need(&plan->needs))
+		return np_plan_base_forget(s, err);
+	memset(&rec, 0, sizeof(rec));
+	rec.need.rps_sock_flow_entries = plan->needs.rps_sock_flow_entries;
+	rec.need.busy_poll = plan->needs.busy_poll;
+	rec.need.busy_read = plan->needs.busy_read;
+	rec.pristine.rps_sock_flow_entries = plan->shared_pristine.rps_sock_flow_entries;
+	rec.pristine.busy_poll = plan->shared_pristine.busy_poll;
+	rec.pristine.busy_read = plan->shared_pristine.busy_read;
+	/* a no-op set writes nothing anywhere */
+	memset(&ignored, 0, sizeof(ignored));
+	if (np_store_sysctl_load(s, &old, &ignored) >= 0 && !memcmp(&old, &rec, sizeof(rec)))
+		return 0;
+	return np_store_sysctl_save(s, &rec, err);
+}
+
+int np_plan_base_forget(struct np_store *s, struct np_error *err)
+{
+	if (!np_store_has(s, NP_FILE_SYSCTL))
+		return 0;
+	return np_store_remove(s, NP_FILE_SYSCTL, err);
+}
+
+void np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
+			    struct np_sysctl *goal)
+{
+	struct np_plan_base base;
+	int fe = goal->flow_entries_err, be = goal->busy_err;
+
+	np_plan_base_load(ctx, cur, &base);
+	/* Without a record netpolicy raised nothing: leave them as they are. */
+	*goal = cur->sys;
+	if (base.shared) {
+		*goal = base.shared_pristine;
+		max_into(goal, &base.others);
+	}
+	goal->flow_entries_err = fe ? fe : cur->sys.flow_entries_err;
+	goal->busy_err = be ? be : cur->sys.busy_err;
+	np_plan_base_clear(&base);
+}
+
+int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
+		    const struct np_plan_opts *opts, const struct np_state *state,
+		    struct np_plan **ret, struct np_error *err)
+{
+	struct np_plan_base base;
+	int r;
+
+	if (!state)
+		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "no state");
+	/* without a context there is no state directory: the device as it
+	 * is is pristine and no other device needs anything */
+	if (!ctx)
+		return np_plan_compute_base(policy, opts, state, NULL, ret, err);
+	np_plan_base_load(ctx, state, &base);
+	r = np_plan_compute_base(policy, opts, state, &base, ret, err);
+	np_plan_base_clear(&base);
+	return r;
+}

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Software steering (Documentation/networking/scaling.rst): XPS for every
+ * CPU, RPS only where the hardware cannot have the queues the policy wants,
+ * RFS and, where the driver steers flows in hardware, accelerated RFS.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_policy.h"
+
+static uint32_t roundup_pow2(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v && p < (1u << 31))
+		p <<= 1;
+	return p;
+}
+
+/* A preset xps_rxqs wins over xps_cpus for every socket that recorded its
+ * receive queue (net/core/dev.c, get_xps_queue: the XPS_RXQS map is looked
+ * up first): the planned per-CPU map would silently not apply. */
+static void clear_xps_rxqs(struct np_plan *plan)
+{
+	struct np_dev *t = &plan->target->dev;
+	bool noted = false;
+
+	for (unsigned q = 0; q < t->n_txq; q++) {
+		if (t->txq[q].xps_rxqs_err || np_cpumask_empty(&t->txq[q].xps_rxqs))
+			continue;
+		if (!noted)
+			np_plan_note(plan, "xps", "xps_rxqs set on tx-%u: cleared, it would take "
+				     "precedence over the planned xps_cpus", q);
+		noted = true;
+		np_cpumask_zero(&t->txq[q].xps_rxqs);
+	}
+}
+
+/* Every online CPU sends through one queue: its own CPU's, else one on its
+ * core, else one on its node (round robin), else any (round robin), so no CPU
+ * falls back to hashing.  Lookup tables keep this linear in CPUs + queues
+ * (1024 CPUs x 256 queues took milliseconds scanning the queues per CPU). */
+int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
+		struct np_plan *plan)
+{
+	struct np_dev *t = &plan->target->dev;
+	const struct np_topology *topo = &st->topo;
+	unsigned ntx = nq < t->n_txq ? nq : t->n_txq, nnodes = topo->nr_nodes, rr = 0;
+	int *by_cpu, *by_core, *node_start, *node_q;
+	bool noted = false;
+
+	if (!ntx)
+		return 0;
+	/* size_t: a 32-bit sum of counts wrapped into a short buffer */
+	by_cpu = malloc(sizeof(int) * ((size_t)topo->nr_cpus + topo->nr_cores + nnodes + 1 + ntx));
+	if (!by_cpu)
+		return -ENOMEM;
+	by_core = by_cpu + topo->nr_cpus;
+	node_start = by_core + topo->nr_cores;
+	node_q = node_start + nnodes + 1;
+	for (unsigned i = 0; i < topo->nr_cpus + topo->nr_cores; i++)
+		by_cpu[i] = -1;
+	memset(node_start, 0, sizeof(int) * (nnodes + 1));
+	/* lowest queue first, as the IRQ plan hands out CPUs */
+	for (unsigned q = ntx; q-- > 0;) {
+		const struct np_cpu *c = &topo->cpus[np_queue_cpu(o, q)];
+
+		by_cpu[np_queue_cpu(o, q)] = (int)q;
+		if (c->core >= 0 && (unsigned)c->core < topo->nr_cores)
+			by_core[c->core] = (int)q;
+		if ((unsigned)c->node < nnodes)
+			node_start[c->node + 1]++;
+	}
+	/* Queues grouped by node, in queue order within a node: node_start[n]
+	 * serves as node n's fill cursor, then shifts back to its start. */
+	for (unsigned n = 0; n < nnodes; n++)
+		node_start[n + 1] += node_start[n];
+	for (unsigned q = 0; q < ntx; q++) {
+		unsigned n = (unsigned)topo->cpus[np_queue_cpu(o, q)].node;
+
+		if (n < nnodes)
+			node_q[node_start[n]++] = (int)q;
+	}
+	for (unsigned n = nnodes; n > 0; n--)
+		node_start[n] = node_start[n - 1];
+	node_start[0] = 0;
+
+	for (unsigned q = 0; q < t->n_txq; q++) {
+		if (t->txq[q].xps_err) {
+			if (!noted && t->txq[q].xps_err == -ENOENT)
+				np_plan_note(plan, "xps", "no xps_cpus for tx-%u (the kernel offers XPS only "
+					     "on multiqueue devices)", q);
+			else if (!noted)
+				np_plan_note(plan, "xps", "tx-%u xps_cpus: %s", q, strerror(-t->txq[q].xps_err));
+			noted = true;
+			continue;
+		}
+		np_cpumask_zero(&t->txq[q].xps_cpus);
+	}
+	np_cpumask_for_each(cpu, &topo->online) {
+		const struct np_cpu *c;
+		int best;
+
+		if ((unsigned)cpu >= topo->nr_cpus)
+			break;
+		c = &topo->cpus[cpu];
+		best = by_cpu[cpu];
+		if (best < 0 && c->core >= 0 && (unsigned)c->core < topo->nr_cores)
+			best = by_core[c->core];
+		if (best < 0) {
+			unsigned n = (unsigned)c->node, nc = 0;
+
+			if (n < nnodes)
+				nc = (unsigned)(node_start[n + 1] - node_start[n]);
+			best = nc ? node_q[node_start[n] + (int)(rr % nc)] : (int)(rr % ntx);
+			rr++;
+		}
+		if (!t->txq[best].xps_err)
+			np_cpumask_set(&t->txq[best].xps_cpus, (unsigned)cpu);
+	}
+	free(by_cpu);
+	clear_xps_rxqs(plan);
+	return 0;
+}
+
+
+/* How far CPU b is from CPU a, for RPS: 0 the same core (an SMT sibling),
+ * 1 the same package (taken as the LLC domain: the topology we read has no
+ * cache ids), 2 the same NUMA node, 3 farther. */
+static int distance(const struct np_topology *t, unsigned a, unsigned b)
+{
+	const struct np_cpu *x = &t->cpus[a], *y = &t->cpus[b];
+
+	if (x->core == y->core)
+		return 0;
+	if (x->package_id == y->package_id && x->node == y->node)
+		return 1;
+	return x->node == y->node ? 2 : 3;
+}
+
+/*
+ * RPS masks built outward from each queue's interrupting CPU: every local
+ * CPU that takes no queue's interrupt joins the queue whose IRQ is nearest
+ * (its core, then package, then node; the least loaded among equals).
+ * scaling.rst (RPS Configuration): rps_cpus are "the CPUs in the same memory
+ * domain of the interrupting CPU"; "at high interrupt rate, it might be wise
+ * to exclude the interrupting CPU from the map", so the IRQ CPUs are not in
+ * any mask.  A CPU on a node without a queue gets no RPS work: crossing
+ * nodes costs more than the protocol work saves.
+ */
+static void spread_rps(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,
+		       struct np_plan *plan)
+{
+	const struct np_topology *topo = &st->topo;
+	struct np_dev *t = &plan->target->dev;
+	struct np_cpumask irq_cpus;
+	unsigned *load = calloc(nrx, sizeof(*load)), spread = 0;
+
+	if (!load)
+		return;		/* no RPS is a valid plan; the note below says none */
+	np_cpumask_zero(&irq_cpus);
+	for (unsigned q = 0; q < nrx; q++)
+		np_cpumask_set(&irq_cpus, np_queue_cpu(o, q));
+	np_cpumask_for_each(cpu, &o->local) {
+		int best = -1, best_d = 3;
+
+		if ((unsigned)cpu >= topo->nr_cpus || np_cpumask_test(&irq_cpus, (unsigned)cpu))
+			continue;
+		for (unsigned q = 0; q < nrx; q++) {
+			int d = distance(topo, np_queue_cpu(o, q), (unsigned)cpu);
+
+			if (t->rxq[q].rps_err || d > 2)
+				continue;
+			if (best < 0 || d < best_d || (d == best_d && load[q] < load[best])) {
+				best = (int)q;
+				best_d = d;
+			}
+		}
+		if (best < 0)
+			continue;
+		np_cpumask_set(&t->rxq[best].rps_cpus, (unsigned)cpu);
+		load[best]++;
+		spread++;
+	}
+	free(load);
+	if (spread)
+		np_plan_note(plan, "rps", "%u rx queues for %u local cores: RPS spreads their protocol "
+			     "work over %u more local CPUs, each to its queue's core or LLC first",
+			     nrx, o->n_local_cores, spread);
+}
+
+/*
+ * Drivers that implement ndo_rx_flow_steer, so that the rx-ntuple-filter
+ * feature turns RFS into accelerated RFS (scaling.rst, "Accelerated RFS"):
+ * the NIC itself delivers a flow to the queue whose IRQ is on the CPU that
+ * reads it.  Elsewhere ntuple only enables manual filters.
+ */
+static const char *const arfs_drivers[] = {
+	"mlx5_core",	/* drivers/net/ethernet/mellanox/mlx5/core/en_arfs.c, mlx5e_rx_flow_steer */
+	"mlx4_en",	/* drivers/net/ethernet/mellanox/mlx4/en_netdev.c, mlx4_en_filter_rfs */
+	"ice",		/* drivers/net/ethernet/intel/ice/ice_arfs.c, ice_rx_flow_steer */
+	"bnxt_en",	/* drivers/net/ethernet/broadcom/bnxt/bnxt.c, bnxt_rx_flow_steer */
+	"sfc",		/* drivers/net/ethernet/sfc/rx_common.c, efx_filter_rfs */
+	"qede",		/* drivers/net/ethernet/qlogic/qede/qede_filter.c, qede_rx_flow_steer */
+};
+
+static void plan_arfs(const struct np_state *st, struct np_plan *plan)
+{
+	struct np_features *f = &plan->target->dev.features;
+	bool known = false;
+
+	if (f->err)
+		return;
+	for (size_t i = 0; i < NP_ARRAY_SIZE(arfs_drivers); i++)
+		known |= !strcmp(st->dev.driver, arfs_drivers[i]);
+	for (unsigned i = 0; i < f->n; i++) {
+		struct np_feature *v = &f->v[i];
+
+		if (strcmp(v->name, "rx-ntuple-filter"))
+			continue;
+		if (!known) {
+			np_plan_note(plan, "rfs", "driver %s has no accelerated RFS: RFS steers in "
+				     "software", st->dev.driver);
+		} else if (v->fixed) {
+			if (!v->active)
+				np_plan_note(plan, "rfs", "rx-ntuple-filter is off and fixed: no "
+					     "accelerated RFS");
+		} else {
+			/* needs the IRQ affinity this plan sets: the driver maps a
+			 * flow's CPU to the queue whose IRQ it serves (cpu_rmap) */
+			v->wanted = v->active = true;
+			np_plan_note(plan, "rfs", "accelerated RFS: rx-ntuple-filter on (the NIC "
+				     "steers each flow to the queue whose IRQ is on its reader's CPU; "
+				     "the driver's hardware filter table can fill up)");
+		}
+		return;
+	}
+}
+
+void np_plan_rps(const struct np_policy *p, const struct np_state *st,
+		 const struct np_cpu_order *o, unsigned nq, unsigned want, struct np_plan *plan)
+{
+	struct np_dev *t = &plan->target->dev;
+	unsigned nrx = nq < t->n_rxq ? nq : t->n_rxq;
+	uint32_t per_queue = 0;
+	struct np_cpumask quiet;
+
+	if (p->rfs_entries && t->n_rxq)
+		per_queue = roundup_pow2((p->rfs_entries + t->n_rxq - 1) / t->n_rxq);
+	for (unsigned q = 0; q < t->n_rxq; q++) {
+		if (!t->rxq[q].rps_err)
+			np_cpumask_zero(&t->rxq[q].rps_cpus);
+		if (!t->rxq[q].flow_err)
+			t->rxq[q].rps_flow_cnt = per_queue;
+	}
+	/* scaling.rst: with a hardware queue per CPU RPS is redundant; every
+	 * RPS hop is a backlog enqueue and an IPI.  So only when the NIC cannot
+	 * have the queues the policy wants (never when the plan chose fewer). */
+	if (p->rps == NP_RPS_FEW_QUEUES && nrx && nrx < want)
+		spread_rps(st, o, nrx, plan);
+	if (t->n_rxq && t->rxq[0].rps_err)
+		np_plan_note(plan, "rps", "rps_cpus: %s", strerror(-t->rxq[0].rps_err));
+
+	if (!p->rfs_entries)
+		return;
+	if (st->sys.flow_entries_err) {
+		np_plan_note(plan, "rfs", "rps_sock_flow_entries unavailable (%s; it exists only in the "
+			     "initial network namespace): RFS cannot steer",
+			     strerror(-st->sys.flow_entries_err));
+		return;
+	}
+	plan->needs.rps_sock_flow_entries = p->rfs_entries;
+	plan_arfs(st, plan);
+	np_cpumask_or(&quiet, &st->topo.isolated, &st->topo.nohz_full);
+	np_cpumask_and(&quiet, &quiet, &st->topo.online);
+	if (!np_cpumask_empty(&quiet)) {
+		char buf[128];
+
+		np_cpumask_format_list(&quiet, buf, sizeof(buf));
+		np_plan_note(plan, "rfs", "RFS processes a flow on the CPU its reader runs on, "
+			     "isolated/nohz_full CPUs %s included: keep readers of busy sockets off "
+			     "them", buf);
+	}
+}
