@@ -167,6 +167,8 @@ int np_text_file_read(int dirfd, const char *path, size_t max, char **ret, size_
 const char *np_text_file_strerror(int code);
 /* Write value in one write(2); returns 0 or -errno. */
 int np_write_file_at(int dirfd, const char *path, const char *value);
+/* Write all of p to fd, retrying short writes and EINTR; 0 or -errno. */
+int np_write_all(int fd, const char *p, size_t len);
 /* A directory's fd (O_CLOEXEC), or -errno. */
 int np_open_dir_at(int dirfd, const char *path);
 /* 0 when path exists, or -errno. */

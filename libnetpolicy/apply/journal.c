@@ -63,22 +63,6 @@ static int commit_records(struct np_store *s, struct json_object *commit, struct
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct np_state *before,
 		     const char *what, const struct np_commit *commit, struct np_journal **ret,
 		     struct np_error *err)
@@ -116,7 +100,7 @@ int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct
 	json_object_put(hdr);
 	if (r >= 0)
 		r = np_store_open_append(s, NP_FILE_JOURNAL, &j->fd, err);
-	if (r >= 0 && (r = write_all(j->fd, "\n", 1)) < 0) {
+	if (r >= 0 && (r = np_write_all(j->fd, "\n", 1)) < 0) {
 		close(j->fd);
 		np_err(err, r, NP_PHASE_APPLY, NULL, "journal: %s", strerror(-r));
 	}
@@ -137,7 +121,7 @@ static int append(struct np_journal *j, const char *line, size_t len, bool sync,
 {
 	int r;
 
-	r = write_all(j->fd, line, len);
+	r = np_write_all(j->fd, line, len);
 	if (!r && sync && fdatasync(j->fd) < 0)
 		r = -errno;
 	if (r < 0)

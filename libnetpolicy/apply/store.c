@@ -296,22 +296,6 @@ int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_le
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int np_store_write(struct np_store *s, enum np_file f, const char *text, struct np_error *err)
 {
 	char tmp[IFNAMSIZ + 24], name[IFNAMSIZ + 16];
@@ -329,7 +313,7 @@ int np_store_write(struct np_store *s, enum np_file f, const char *text, struct 
 	if (fd < 0)
 		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot write %s/%s: %s",
 			      s->ctx->state_dir, tmp, strerror(errno));
-	r = write_all(fd, text, strlen(text));
+	r = np_write_all(fd, text, strlen(text));
 	if (!r && fsync(fd) < 0)
 		r = -errno;
 	if (close(fd) < 0 && !r)

@@ -217,3 +217,19 @@ int np_for_each_line_at(int dirfd, const char *path, int (*fn)(char *line, void 
 	fclose(f);
 	return r;
 }
+
+int np_write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
