@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The simulated sysfs and procfs files: RPS/RFS/XPS queue files, IRQ
+ * affinity, the device's NAPI files and the net.core sysctls, parsed and
+ * refused the way the kernel's store functions do.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_sim.h"
+
+static void lowest_only(struct np_cpumask *m)
+{
+	int first = np_cpumask_next(m, 0);
+
+	np_cpumask_zero(m);
+	if (first >= 0)
+		np_cpumask_set(m, (unsigned)first);
+}
+
+static const struct {
+	const char *knob;
+	const char *file;	/* for messages; %u = queue or IRQ */
+} attrs[NP_ATTR__COUNT] = {
+	[NP_ATTR_RPS_CPUS] = { "rps", "queues/rx-%u/rps_cpus" },
+	[NP_ATTR_RPS_FLOW_CNT] = { "rfs", "queues/rx-%u/rps_flow_cnt" },
+	[NP_ATTR_XPS_CPUS] = { "xps", "queues/tx-%u/xps_cpus" },
+	[NP_ATTR_XPS_RXQS] = { "xps", "queues/tx-%u/xps_rxqs" },
+	[NP_ATTR_IRQ_AFFINITY] = { "irq-affinity", "/proc/irq/%u/smp_affinity_list" },
+	[NP_ATTR_NAPI_DEFER_HARD_IRQS] = { "napi", "napi_defer_hard_irqs" },
+	[NP_ATTR_GRO_FLUSH_TIMEOUT] = { "napi", "gro_flush_timeout" },
+	[NP_ATTR_SOCK_FLOW_ENTRIES] = { "sysctl", "/proc/sys/net/core/rps_sock_flow_entries" },
+	[NP_ATTR_BUSY_POLL] = { "sysctl", "/proc/sys/net/core/busy_poll" },
+	[NP_ATTR_BUSY_READ] = { "sysctl", "/proc/sys/net/core/busy_read" },
+};
+
+static int attr_fail(struct np_error *err, enum np_attr attr, unsigned index, int code)
+{
+	char file[64];
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(file, sizeof(file), attrs[attr].file, index);
+#pragma GCC diagnostic pop
+	return np_err(err, code, NP_PHASE_APPLY, attrs[attr].knob, "%s: %s", file,
+		      strerror(-code));
+}
+
+/* kstrtoul-like: decimal, optional trailing newline, no sign. */
+static int parse_ull(const char *v, unsigned long long *ret)
+{
+	unsigned long long x;
+	char *end;
+
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (*v < '0' || *v > '9')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno)
+		return -ERANGE;
+	if (*end == '\n')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*ret = x;
+	return 0;
+}
+
+/* A hex mask as written to rps_cpus / xps_cpus: bits beyond nbits are
+ * refused with -EOVERFLOW, as bitmap_parse() does. */
+static int parse_hexmask(const char *v, unsigned nbits, struct np_cpumask *ret)
+{
+	int r = np_cpumask_parse_hex(v, ret);
+
+	if (r == -ERANGE)
+		return -EOVERFLOW;
+	if (r < 0)
+		return r;
+	if (np_cpumask_next(ret, nbits) >= 0)
+		return -EOVERFLOW;
+	return 0;
+}
+
+static struct np_irq *find_irq(struct np_sim_model *m, unsigned irq)
+{
+	for (size_t i = 0; i < m->n_devs; i++)
+		for (unsigned j = 0; j < m->devs[i].n_irq; j++)
+			if (m->devs[i].irq[j].irq == irq)
+				return &m->devs[i].irq[j];
+	return NULL;
+}
+
+static int write_mask_attr(struct np_sim *s, struct np_sim_call *c, enum np_attr attr,
+			   unsigned index, const char *value, struct np_error *err)
+{
+	const struct np_topology *t = &s->m.topo;
+	struct np_dev *d = c->dev;
+	struct np_cpumask m, *dst;
+	int r, ferr;
+
+	if (attr == NP_ATTR_RPS_CPUS || attr == NP_ATTR_RPS_FLOW_CNT) {
+		if (index >= d->n_rxq)
+			return attr_fail(err, attr, index, -ENOENT);
+		ferr = attr == NP_ATTR_RPS_CPUS ? d->rxq[index].rps_err : d->rxq[index].flow_err;
+	} else {
+		if (index >= d->n_txq)
+			return attr_fail(err, attr, index, -ENOENT);
+		ferr = attr == NP_ATTR_XPS_CPUS ? d->txq[index].xps_err : d->txq[index].xps_rxqs_err;
+	}
+	if (ferr)
+		return attr_fail(err, attr, index, ferr);
+	if (attr == NP_ATTR_RPS_FLOW_CNT) {
+		unsigned long long x;
+
+		r = parse_ull(value, &x);
+		if (r == 0 && x > (1ull << 31))
+			r = -EINVAL;
+		if (r < 0)
+			return attr_fail(err, attr, index, r);
+		/* the kernel keeps a power-of-two table and shows its size */
+		x = np_sim_roundup_pow2((uint32_t)x);
+		if (np_sim_fault_is(c, NP_SIM_MODE_ROUND))
+			x &= ~3ull;
+		if (!np_sim_fault_is(c, NP_SIM_MODE_IGNORE) && d->rxq[index].rps_flow_cnt != x) {
+			d->rxq[index].rps_flow_cnt = (uint32_t)x;
+			s->dirty = true;
+		}
+		return 0;
+	}
+	r = parse_hexmask(value, attr == NP_ATTR_XPS_RXQS ? d->num_rx_queues : t->nr_cpus, &m);
+	if (r < 0)
+		return attr_fail(err, attr, index, r);
+	if (attr == NP_ATTR_RPS_CPUS) {
+		/* store_rps_map(): only housekeeping (not isolated) CPUs, and
+		 * of those only the online ones make it into the map */
+		if (!np_cpumask_empty(&m)) {
+			np_cpumask_andnot(&m, &m, &t->isolated);
+			if (np_cpumask_empty(&m))
+				return attr_fail(err, attr, index, -EINVAL);
+		}
+		np_cpumask_and(&m, &m, &t->online);
+		dst = &d->rxq[index].rps_cpus;
+	} else if (attr == NP_ATTR_XPS_CPUS) {
+		np_cpumask_and(&m, &m, &t->online);
+		dst = &d->txq[index].xps_cpus;
+	} else {
+		dst = &d->txq[index].xps_rxqs;
+	}
+	if (np_sim_fault_is(c, NP_SIM_MODE_ROUND))
+		lowest_only(&m);
+	if (!np_sim_fault_is(c, NP_SIM_MODE_IGNORE) && !np_cpumask_equal(dst, &m)) {
+		*dst = m;
+		s->dirty = true;
+	}
+	return 0;
+}
+
+static int write_irq(struct np_sim *s, struct np_sim_call *c, unsigned irq, const char *value,
+		     struct np_error *err)
+{
+	const struct np_topology *t = &s->m.topo;
+	struct np_irq *q = find_irq(&s->m, irq);
+	struct np_cpumask m, eff;
+	int r, first;
+
+	if (!q)
+		return attr_fail(err, NP_ATTR_IRQ_AFFINITY, irq, -ENOENT);
+	if (q->err)
+		return attr_fail(err, NP_ATTR_IRQ_AFFINITY, irq, q->err);
+	r = np_cpumask_parse_list(value, &m);
+	if (r == 0 && np_cpumask_next(&m, t->nr_cpus) >= 0)
+		r = -ERANGE;
+	if (r < 0)
+		return attr_fail(err, NP_ATTR_IRQ_AFFINITY, irq, r);
+	np_cpumask_and(&eff, &m, &t->online);
+	/* "at least one online CPU still has to be targeted" */
+	if (np_cpumask_empty(&eff))
+		return attr_fail(err, NP_ATTR_IRQ_AFFINITY, irq, -EINVAL);
+	if (np_sim_fault_is(c, NP_SIM_MODE_ROUND)) {
+		lowest_only(&eff);
+		m = eff;
+	}
+	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
+		return 0;
+	first = np_cpumask_next(&eff, 0);
+	np_cpumask_zero(&eff);
+	np_cpumask_set(&eff, (unsigned)first);
+	if (!np_cpumask_equal(&q->affinity, &m) || !np_cpumask_equal(&q->effective, &eff)) {
+		q->affinity = m;
+		q->effective = eff;
+		s->dirty = true;
+	}
+	return 0;
+}
+
+static int write_number(struct np_sim *s, struct np_sim_call *c, enum np_attr attr,
+			const char *value, struct np_error *err)
+{
+	struct np_sysctl *sys = &s->m.sys;
+	unsigned long long x, max = UINT32_MAX;
+	uint32_t *dst32 = NULL;
+	int ferr, r;
+
+	switch (attr) {
+	case NP_ATTR_NAPI_DEFER_HARD_IRQS:
+	case NP_ATTR_GRO_FLUSH_TIMEOUT:
+		ferr = c->dev->napi.err;
+		max = attr == NP_ATTR_GRO_FLUSH_TIMEOUT ? UINT64_MAX : INT32_MAX;
+		dst32 = &c->dev->napi.defer_hard_irqs;
+		break;
+	case NP_ATTR_SOCK_FLOW_ENTRIES:
+		ferr = sys->flow_entries_err;
+		max = INT32_MAX;
+		dst32 = &sys->rps_sock_flow_entries;
+		break;
+	default:
+		ferr = sys->busy_err;
+		max = INT32_MAX;
+		dst32 = attr == NP_ATTR_BUSY_POLL ? &sys->busy_poll : &sys->busy_read;
+		break;
+	}
+	if (ferr)
+		return attr_fail(err, attr, 0, ferr);
+	r = parse_ull(value, &x);
+	if (r == 0 && x > max)
+		r = attr == NP_ATTR_NAPI_DEFER_HARD_IRQS ? -ERANGE : -EINVAL;
+	if (r == 0 && attr == NP_ATTR_SOCK_FLOW_ENTRIES) {
+		/* rps_sock_flow_sysctl(): a power of two, at most 2^29 */
+		x = np_sim_roundup_pow2((uint32_t)x);
+		if (x > (1u << 29))
+			r = -EINVAL;
+	}
+	if (r < 0)
+		return attr_fail(err, attr, 0, r);
+	if (np_sim_fault_is(c, NP_SIM_MODE_ROUND))
+		x &= ~3ull;
+	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
+		return 0;
+	if (attr == NP_ATTR_GRO_FLUSH_TIMEOUT) {
+		if (c->dev->napi.gro_flush_timeout != x) {
+			c->dev->napi.gro_flush_timeout = x;
+			s->dirty = true;
+		}
+	} else if (*dst32 != x) {
+		*dst32 = (uint32_t)x;
+		s->dirty = true;
+	}
+	return 0;
+}
+
+int np_sim_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,
+			  unsigned index, const char *value, struct np_error *err)
+{
+	struct np_sim *s = np_sim_of(be);
+	struct np_sim_call c = { .op = NP_SIM_OP_WRITE_ATTR, .phase = NP_PHASE_APPLY };
+	bool global;
+	int r;
+
+	if ((unsigned)attr >= NP_ATTR__COUNT || !value)
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "unknown attribute");
+	c.knob = attrs[attr].knob;
+	/* /proc/irq and net.core exist whether or not the device does */
+	global = attr == NP_ATTR_IRQ_AFFINITY || attr == NP_ATTR_SOCK_FLOW_ENTRIES ||
+		 attr == NP_ATTR_BUSY_POLL || attr == NP_ATTR_BUSY_READ;
+	r = np_sim_begin(s, &c, dev->ifname, !global, err);
+	if (r < 0)
+		return np_sim_finish(s, r, err);
+	switch (attr) {
+	case NP_ATTR_RPS_CPUS:
+	case NP_ATTR_RPS_FLOW_CNT:
+	case NP_ATTR_XPS_CPUS:
+	case NP_ATTR_XPS_RXQS:
+		r = write_mask_attr(s, &c, attr, index, value, err);
+		break;
+	case NP_ATTR_IRQ_AFFINITY:
+		r = write_irq(s, &c, index, value, err);
+		break;
+	default:
+		r = write_number(s, &c, attr, value, err);
+		break;
+	}
+	return np_sim_finish(s, r, err);
+}

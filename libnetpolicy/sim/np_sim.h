@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The simulated backend's pieces, shared by its files:
+ *   model_io.c  the model file: strict parsing, re-reading, atomic saving;
+ *   fault.c     injected faults and call counting around every operation;
+ *   driver.c    the drivers' ethtool operations (channels, rings, ...);
+ *   files.c     the sysfs and procfs files (RPS/XPS, IRQ affinity, sysctls);
+ *   sim.c       the backend: discover, list, the ops table.
+ */
+#ifndef NP_SIM_H
+#define NP_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "np_serialize.h"
+
+/* A model of 2048 CPUs and a few devices of 1024 queues is a few MiB. */
+#define NP_MODEL_MAX_SIZE (16u << 20)
+
+/* The operations a fault can name (their names: np_sim_op_names). */
+enum np_sim_op {
+	NP_SIM_OP_DISCOVER,
+	NP_SIM_OP_SET_CHANNELS,
+	NP_SIM_OP_SET_RINGS,
+	NP_SIM_OP_SET_COALESCE,
+	NP_SIM_OP_SET_FEATURE,
+	NP_SIM_OP_SET_RSS_INDIR,
+	NP_SIM_OP_WRITE_ATTR,
+	NP_SIM_OP__COUNT
+};
+
+/* What a fault does to the call it hits. */
+enum np_sim_mode { NP_SIM_MODE_FAIL, NP_SIM_MODE_IGNORE, NP_SIM_MODE_ROUND, NP_SIM_MODE_VANISH };
+
+struct np_sim_fault {
+	enum np_sim_op op;
+	uint64_t after;		/* fires on the call that finds calls[op] == after */
+	enum np_sim_mode mode;
+	int code;		/* NP_SIM_MODE_FAIL: negative errno */
+	char extack[200];
+	char device[IFNAMSIZ];	/* "" = any device */
+};
+
+struct np_sim_model {
+	struct json_object *root;	/* as loaded: top-level keys we do not model survive a save */
+	struct np_topology topo;
+	struct np_sysctl sys;
+	struct np_dev *devs;
+	size_t n_devs;
+	struct np_sim_fault *faults;
+	size_t n_faults;
+	uint64_t calls[NP_SIM_OP__COUNT];	/* counted only for ops that have faults */
+	/* "driver_rules": false: the model's devices take whatever their
+	 * ethtool data allows, not what np_drivers.h says the driver does */
+	bool no_driver_rules;
+};
+
+struct np_sim {
+	struct np_backend be;
+	char *path;
+	struct np_sim_model m;
+	bool loaded;
+	bool dirty;		/* the model changed (or a fault counter moved): save it */
+	struct stat sb;		/* of the file as we last loaded or saved it */
+};
+
+/* One simulated operation in progress (np_sim_begin() fills it). */
+struct np_sim_call {
+	enum np_sim_op op;
+	enum np_phase phase;
+	const char *knob;
+	struct np_dev *dev;		/* NULL when the device is gone */
+	const struct np_sim_fault *fault;	/* an "ignore" or "round" fault that fired */
+};
+
+static inline struct np_sim *np_sim_of(struct np_backend *be)
+{
+	return (struct np_sim *)be;
+}
+
+static inline bool np_sim_fault_is(const struct np_sim_call *c, enum np_sim_mode mode)
+{
+	return c->fault && c->fault->mode == mode;
+}
+
+/* model_io.c */
+void np_sim_model_clear(struct np_sim_model *m);
+int np_sim_bad(struct np_error *err, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int np_sim_json_add(struct json_object *o, const char *key, struct json_object *v);
+int np_sim_load(struct np_sim *s, struct np_error *err);
+int np_sim_sync(struct np_sim *s, struct np_error *err);
+int np_sim_save(struct np_sim *s, struct np_error *err);
+
+/* fault.c */
+int np_sim_faults_parse(struct np_sim_model *m, struct np_error *err);
+int np_sim_calls_add(struct json_object *o, const struct np_sim_model *m);
+int np_sim_fail(struct np_error *err, enum np_phase phase, const char *knob, int code,
+		const char *extack);
+int np_sim_begin(struct np_sim *s, struct np_sim_call *c, const char *ifname, bool need_dev,
+		 struct np_error *err);
+int np_sim_finish(struct np_sim *s, int r, struct np_error *err);
+
+/* driver.c */
+uint32_t np_sim_roundup_pow2(uint32_t v);
+bool np_sim_no_channel_setter(const struct np_sim *s, const struct np_dev *d);
+int np_sim_set_channels(struct np_backend *be, const struct np_dev *dev,
+			const struct np_channels *want, struct np_error *err);
+int np_sim_set_rings(struct np_backend *be, const struct np_dev *dev,
+		     const struct np_rings *want, struct np_error *err);
+int np_sim_set_coalesce(struct np_backend *be, const struct np_dev *dev,
+			const struct np_coalesce *want, uint32_t fields, struct np_error *err);
+int np_sim_set_feature(struct np_backend *be, const struct np_dev *dev, const char *name,
+		       bool on, struct np_error *err);
+int np_sim_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
+			 const uint32_t *indir, uint32_t n, struct np_error *err);
+
+/* files.c */
+int np_sim_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,
+		      unsigned index, const char *value, struct np_error *err);
+
+#endif
