@@ -121,8 +121,74 @@ static void test_features(void)
 	free(names);
 }
 
+/*
+ * Lengths libmnl trusts: mnl_nlmsg_ok() compares nlmsg_len as an int (the
+ * top bit set passes) and mnl_attr_parse() walks up to the aligned
+ * nlmsg_len.  Each message sits at the very end of a buffer of its own
+ * size, so a read past it is a fault (and an ASan report).
+ */
+static int parse_exact(const void *msg, size_t len, struct np_channels *c)
+{
+	char *copy = malloc(len);
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, msg, len);
+	r = np_ethnl_parse_channels(copy, len, c);
+	free(copy);
+	return r;
+}
+
+static void test_lengths(void)
+{
+	struct nlmsghdr *nlh = reply(ETHTOOL_MSG_CHANNELS_GET_REPLY);
+	struct np_channels c = { 0 };
+	uint32_t good;
+
+	mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_COMBINED_COUNT, 8);
+	good = nlh->nlmsg_len;
+	nlh->nlmsg_len = good | 0x80000000u;
+	is_int(parse_exact(nlh, good, &c), -EPROTO, "lengths: a sign-flipped nlmsg_len is refused");
+	nlh->nlmsg_len = good + 4;
+	is_int(parse_exact(nlh, good, &c), -EPROTO, "lengths: nlmsg_len past the bytes is refused");
+
+	/* An attribute header that starts 2 bytes before the end: libmnl
+	 * reads its type from the 2 bytes past it. */
+	nlh = reply(ETHTOOL_MSG_CHANNELS_GET_REPLY);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_COMBINED_COUNT, 8);
+	mnl_attr_put(nlh, ETHTOOL_A_CHANNELS_RX_COUNT, 0, NULL);
+	nlh->nlmsg_len -= 2;
+	is_int(parse_exact(nlh, nlh->nlmsg_len, &c), -EPROTO,
+	       "lengths: an attribute cut short by an unaligned nlmsg_len is refused");
+
+	/* A last attribute whose padding is not there is whole: taken. */
+	nlh = reply(ETHTOOL_MSG_CHANNELS_GET_REPLY);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_COMBINED_COUNT, 8);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_CHANNELS_MAX + 1, 1);
+	nlh->nlmsg_len -= 3;
+	c = (struct np_channels){ 0 };
+	is_int(parse_exact(nlh, nlh->nlmsg_len, &c), 0,
+	       "lengths: an unpadded last attribute is read within the message");
+	is_int(c.combined, 8, "lengths: ... and the attributes before it too");
+
+	/* Bytes after the attributes that are no attribute: cut short. */
+	nlh = reply(ETHTOOL_MSG_CHANNELS_GET_REPLY);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_COMBINED_COUNT, 8);
+	nlh->nlmsg_len += 2;
+	is_int(parse_exact(nlh, nlh->nlmsg_len, &c), -EPROTO,
+	       "lengths: trailing bytes that are not an attribute are refused");
+	/* An attribute longer than what is left of the message. */
+	nlh = reply(ETHTOOL_MSG_CHANNELS_GET_REPLY);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_COMBINED_COUNT, 8);
+	((struct nlattr *)((char *)nlh + 20))->nla_len = 12;
+	is_int(parse_exact(nlh, nlh->nlmsg_len, &c), -EPROTO,
+	       "lengths: an attribute running past the message is refused");
+}
+
 int main(void)
 {
+	test_lengths();
 	test_channels();
 	test_coalesce();
 	test_rss();

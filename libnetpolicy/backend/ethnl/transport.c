@@ -40,16 +40,40 @@ static int tb_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * Not mnl_nlmsg_ok() + mnl_attr_parse(): the first compares nlmsg_len as an
+ * int, so a length with the top bit set passes, and the second walks the
+ * attributes up to the *aligned* nlmsg_len, up to 3 bytes past a message
+ * whose length is not a multiple of 4.  Here nlmsg_len must lie within the
+ * bytes given and every attribute within nlmsg_len; bytes after the last
+ * attribute that are not one are a message cut short.
+ */
 int np_ethnl_attrs(const void *msg, size_t len, const struct nlattr **tb, unsigned max)
 {
+	const size_t hdr = MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
 	const struct nlmsghdr *nlh = msg;
-	struct tb_arg t = { tb, max };
+	const struct nlattr *a;
+	size_t rem;
 
 	memset(tb, 0, (max + 1) * sizeof(*tb));
-	if (len > INT32_MAX || !mnl_nlmsg_ok(nlh, (int)len) ||
-	    nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr)))
+	if (len < hdr || nlh->nlmsg_len < hdr || nlh->nlmsg_len > len)
 		return -EPROTO;
-	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), tb_cb, &t) < 0 ? -EPROTO : 0;
+	a = (const struct nlattr *)((const char *)msg + hdr);
+	rem = nlh->nlmsg_len - hdr;
+	while (rem > 0) {
+		size_t step;
+
+		if (rem < sizeof(*a) || a->nla_len < sizeof(*a) || a->nla_len > rem)
+			return -EPROTO;
+		if (mnl_attr_get_type(a) <= max)
+			tb[mnl_attr_get_type(a)] = a;
+		step = MNL_ALIGN(a->nla_len);
+		if (step >= rem)
+			break;		/* the last one, its padding cut off */
+		rem -= step;
+		a = (const struct nlattr *)((const char *)a + step);
+	}
+	return 0;
 }
 
 int np_ethnl_nested(const struct nlattr *nest, const struct nlattr **tb, unsigned max)
