@@ -141,7 +141,8 @@ int np_tentative_from_json(struct json_object *obj, const char *what, struct np_
 int np_store_write_json(struct np_store *s, enum np_file f, struct json_object *doc,
 			struct np_error *err);
 
-/* A JSON document parsed strictly: one value, nothing after it. */
+/* A JSON document parsed strictly (np_json_parse: one value, nothing after
+ * it, no key twice, no NUL), an object; errors name `what`. */
 int np_json_parse_strict(const char *text, size_t len, const char *what,
 			 struct json_object **ret, struct np_error *err);
 /* "format" is `format` and "version" is `version`. */

@@ -40,28 +40,23 @@ bool np_ident_same(const struct np_ident *a, const struct np_ident *b)
 	       (!a->netns || !b->netns || a->netns == b->netns);
 }
 
+/* The model's strict parser (model/json_parse.c: no key twice, no NUL,
+ * nothing after the document), its words prefixed with the file's name:
+ * a state file is no user input, so its damage is no usage error. */
 int np_json_parse_strict(const char *text, size_t len, const char *what,
 			 struct json_object **ret, struct np_error *err)
 {
-	struct json_tokener *tok;
-	struct json_object *obj;
-	size_t end;
+	struct json_object *obj = NULL;
+	struct np_error perr;
+	int r;
 
-	tok = json_tokener_new();
-	if (!tok)
-		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	obj = json_tokener_parse_ex(tok, text, (int)len);
-	end = obj ? (size_t)tok->char_offset : 0;
-	json_tokener_free(tok);
-	if (!obj)
-		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s is not valid JSON", what);
-	while (end < len && strchr(" \t\r\n", text[end]))
-		end++;
-	if (end != len || !json_object_is_type(obj, json_type_object)) {
+	np_error_clear(&perr);
+	r = np_json_parse(text, len, &obj, &perr);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_APPLY, NULL, "%s: %s", what, perr.msg);
+	if (!json_object_is_type(obj, json_type_object)) {
 		json_object_put(obj);
-		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: %s", what,
-			      end != len ? "garbage after the document" : "not a JSON object");
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: not a JSON object", what);
 	}
 	*ret = obj;
 	return 0;
