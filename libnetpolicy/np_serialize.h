@@ -25,6 +25,10 @@
 struct json_object *np_cpumask_to_json_str(const struct np_cpumask *m);	/* "0-3,8", "" */
 struct json_object *np_topology_to_json(const struct np_topology *t);
 struct json_object *np_sysctl_to_json(const struct np_sysctl *s);
+/* A device's NAPI instances (model/napi_json.c) */
+struct json_object *np_napis_to_json(const struct np_napis *n);
+int np_napis_from_json(struct json_object *dev, const char *path, struct np_napis *ret,
+		       struct np_error *err);
 /* One device as in a model: the state object without "sysctl" and "topology". */
 struct json_object *np_dev_to_json(const struct np_dev *d);
 

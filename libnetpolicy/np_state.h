@@ -154,6 +154,37 @@ struct np_napi {
 	int err;			/* the sysfs files are absent on old kernels */
 	uint32_t defer_hard_irqs;	/* /sys/class/net/IF/napi_defer_hard_irqs */
 	uint64_t gro_flush_timeout;	/* ns, /sys/class/net/IF/gro_flush_timeout */
+	int threaded_err;		/* /sys/class/net/IF/threaded (5.12) */
+	uint32_t threaded;		/* 0 softirq, 1 NAPI kthreads (2: busy-poll kthreads) */
+};
+
+/* Which per-NAPI attributes the kernel's napi-get reported (netdev.yaml). */
+#define NP_NAPI_HAS_IRQ		(1u << 0)
+#define NP_NAPI_HAS_PID		(1u << 1)	/* only while threaded */
+#define NP_NAPI_HAS_DEFER	(1u << 2)	/* defer-hard-irqs, 6.13 */
+#define NP_NAPI_HAS_GRO_FLUSH	(1u << 3)	/* gro-flush-timeout, 6.13 */
+#define NP_NAPI_HAS_SUSPEND	(1u << 4)	/* irq-suspend-timeout, 6.14 */
+#define NP_NAPI_HAS_THREADED	(1u << 5)	/* threaded, 6.17 */
+
+/* One NAPI instance of the device (netdev genl napi-get, queue-get). */
+struct np_napi_inst {
+	uint32_t id;
+	uint32_t has;			/* NP_NAPI_HAS_* */
+	uint32_t irq;
+	uint32_t pid;			/* its kthread while threaded */
+	uint32_t defer_hard_irqs;
+	uint64_t gro_flush_timeout;	/* ns */
+	uint64_t irq_suspend_timeout;	/* ns */
+	uint32_t threaded;
+	int rxq, txq;			/* the lowest rx/tx queue it serves, -1 none */
+};
+
+/* The device's NAPI instances: err -EOPNOTSUPP when the kernel has no
+ * netdev family or no napi-get (before 6.8: the Debian 6.1 of the lab). */
+struct np_napis {
+	int err;
+	unsigned n;
+	struct np_napi_inst *v;
 };
 
 /* Global (per-machine or per-netns) knobs the policies touch. */
@@ -182,6 +213,7 @@ struct np_dev {
 	struct np_features features;
 	struct np_rss rss;
 	struct np_napi napi;
+	struct np_napis napis;
 
 	unsigned n_rxq, n_txq;			/* real queues: queues/rx-N, tx-N */
 	struct np_rxq *rxq;

@@ -97,6 +97,10 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	r = np_ethnl_read(kb(be)->nl, dev, err);
 	if (r < 0)
 		return r;
+	r = np_netdev_read(kb(be)->nl, dev);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_DISCOVER, "napi", "netdev netlink: %s",
+			      strerror(-r));
 	return np_kernel_read_files(rootfd, st, err);
 }
 

@@ -24,6 +24,13 @@ int np_ethnl_set_coalesce(struct np_ethnl *nl, const struct np_dev *dev,
 			  const struct np_coalesce *want, uint32_t fields, struct np_error *err);
 int np_ethnl_set_feature(struct np_ethnl *nl, const struct np_dev *dev, const char *name,
 			 bool on, struct np_error *err);
+/* ethnl/netdev.c: the netdev family on the same socket.  Fills dev->napis
+ * (err -EOPNOTSUPP on a kernel without napi-get); fails only when the
+ * socket does. */
+int np_netdev_read(struct np_ethnl *nl, struct np_dev *dev);
+/* napi-set of the NP_NAPI_HAS_* fields of want on NAPI want->id. */
+int np_netdev_napi_set(struct np_ethnl *nl, const struct np_dev *dev,
+		       const struct np_napi_inst *want, uint32_t fields, struct np_error *err);
 int np_ethnl_set_rss_indir(struct np_ethnl *nl, const struct np_dev *dev,
 			   const uint32_t *indir, uint32_t n, struct np_error *err);
 

@@ -197,6 +197,10 @@ static void read_napi(int rootfd, const char *ifname, struct np_napi *napi)
 	if (!r)
 		r = np_read_u64_at(rootfd, path, &napi->gro_flush_timeout);
 	napi->err = r;
+	/* 5.12; "threaded" NAPI: Documentation/networking/napi.rst */
+	napi->threaded_err = devpath(path, sizeof(path), ifname, "threaded");
+	if (!napi->threaded_err)
+		napi->threaded_err = np_read_u32_at(rootfd, path, &napi->threaded);
 }
 
 int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,

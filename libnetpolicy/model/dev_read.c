@@ -241,9 +241,20 @@ static int read_napi(struct json_object *o, const char *path, struct np_napi *n,
 	char p[JPATH];
 	int r;
 
+	struct json_object *t;
+
+	n->threaded_err = -ENOENT;	/* a model without it: no threaded file */
 	r = np_j_knob(o, path, "napi", &k, p, &n->err, err);
 	if (r <= 0)
 		return r;
+	if (json_object_object_get_ex(k, "threaded", &t) && t) {
+		r = np_j_get_u32(k, p, "threaded", &n->threaded, err);
+		if (r < 0)
+			return r;
+		if (n->threaded > 2)
+			return np_j_bad(err, p, "threaded", "expected 0, 1 or 2");
+		n->threaded_err = 0;
+	}
 	r = np_j_get_u32(k, p, "defer_hard_irqs", &n->defer_hard_irqs, err);
 	if (r < 0)
 		return r;
@@ -434,6 +445,7 @@ static int read_dev(struct json_object *o, const char *path, const struct np_top
 	    (r = read_features(o, path, &d->features, err)) < 0 ||
 	    (r = read_rss(o, path, &d->rss, err)) < 0 ||
 	    (r = read_napi(o, path, &d->napi, err)) < 0 ||
+	    (r = np_napis_from_json(o, path, &d->napis, err)) < 0 ||
 	    (r = read_queues(o, path, d, nbits, err)) < 0)
 		return r;
 	return read_irqs(o, path, d, nbits, err);

@@ -343,7 +343,14 @@ static struct json_object *dev_json(struct jw *w, const struct np_dev *d)
 		put_int(w, k, "defer_hard_irqs", d->napi.defer_hard_irqs);
 		put_u64(w, k, "gro_flush_timeout", d->napi.gro_flush_timeout);
 	}
+	if (!d->napi.threaded_err)
+		put_int(w, k, "threaded", d->napi.threaded);
 	put(w, o, "napi", k);
+	/* absent: the kernel has no napi-get, as in a model without it */
+	if (!d->napis.err)
+		put(w, o, "napis", np_napis_to_json(&d->napis));
+	else if (d->napis.err != -EOPNOTSUPP)
+		put_file_err(w, o, "napis", d->napis.err);
 
 	put(w, o, "queues", queues_json(w, d));
 	put(w, o, "irqs", irqs_json(w, d));

@@ -21,6 +21,7 @@ void np_dev_clear(struct np_dev *d)
 	free(d->rxq);
 	free(d->txq);
 	free(d->irq);
+	free(d->napis.v);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -81,6 +82,7 @@ int np_dev_copy(struct np_dev *dst, const struct np_dev *src)
 	dst->rxq = NULL;
 	dst->txq = NULL;
 	dst->irq = NULL;
+	dst->napis.v = NULL;
 	if (dup_array((void **)&dst->features.v, src->features.v, src->features.n,
 		      sizeof(*src->features.v)) < 0 ||
 	    dup_array((void **)&dst->rss.indir, src->rss.indir, src->rss.indir_size,
@@ -88,7 +90,9 @@ int np_dev_copy(struct np_dev *dst, const struct np_dev *src)
 	    dup_array((void **)&dst->rss.key, src->rss.key, src->rss.key_size, 1) < 0 ||
 	    dup_array((void **)&dst->rxq, src->rxq, src->n_rxq, sizeof(*src->rxq)) < 0 ||
 	    dup_array((void **)&dst->txq, src->txq, src->n_txq, sizeof(*src->txq)) < 0 ||
-	    dup_array((void **)&dst->irq, src->irq, src->n_irq, sizeof(*src->irq)) < 0) {
+	    dup_array((void **)&dst->irq, src->irq, src->n_irq, sizeof(*src->irq)) < 0 ||
+	    dup_array((void **)&dst->napis.v, src->napis.v, src->napis.n,
+		      sizeof(*src->napis.v)) < 0) {
 		np_dev_clear(dst);
 		return -ENOMEM;
 	}

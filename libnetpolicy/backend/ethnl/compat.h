@@ -32,4 +32,31 @@
 #define NP_ETHTOOL_A_RSS_FLOW_HASH 8	 /* nest, 6.17 */
 #define NP_ETHTOOL_A_RSS_MAX 8
 
+/* The netdev generic netlink family (Documentation/netlink/specs/netdev.yaml,
+ * include/uapi/linux/netdev.h; Debian's 6.1 headers have no napi or queue
+ * objects).  Which commands a kernel has comes from the family's op list. */
+#define NP_NETDEV_FAMILY_NAME "netdev"
+#define NP_NETDEV_FAMILY_VERSION 1
+#define NP_NETDEV_CMD_QUEUE_GET 10	/* 6.8 */
+#define NP_NETDEV_CMD_NAPI_GET 11	/* 6.8 */
+#define NP_NETDEV_CMD_NAPI_SET 14	/* 6.13 */
+
+#define NP_NETDEV_A_NAPI_IFINDEX 1		/* u32 */
+#define NP_NETDEV_A_NAPI_ID 2			/* u32 */
+#define NP_NETDEV_A_NAPI_IRQ 3			/* u32 */
+#define NP_NETDEV_A_NAPI_PID 4			/* u32, only while threaded */
+#define NP_NETDEV_A_NAPI_DEFER_HARD_IRQS 5	/* u32, 6.13 */
+#define NP_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT 6	/* uint (4 or 8 bytes), ns, 6.13 */
+#define NP_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT 7	/* uint, ns, 6.14 */
+#define NP_NETDEV_A_NAPI_THREADED 8		/* u32 enum napi-threaded, 6.17 */
+#define NP_NETDEV_A_NAPI_MAX 8
+
+#define NP_NETDEV_A_QUEUE_ID 1		/* u32 */
+#define NP_NETDEV_A_QUEUE_IFINDEX 2	/* u32 */
+#define NP_NETDEV_A_QUEUE_TYPE 3	/* u32: 0 rx, 1 tx */
+#define NP_NETDEV_A_QUEUE_NAPI_ID 4	/* u32, absent when no NAPI serves it */
+#define NP_NETDEV_A_QUEUE_MAX 4
+#define NP_NETDEV_QUEUE_TYPE_RX 0
+#define NP_NETDEV_QUEUE_TYPE_TX 1
+
 #endif

@@ -33,6 +33,8 @@ struct np_ethnl {
 	uint32_t seq;
 	uint16_t family;		/* 0: the kernel has no ethtool family */
 	uint64_t ops[NP_ETHNL_MAX_OPS / 64]; /* ETHTOOL_MSG_* the family implements */
+	uint16_t nd_family;		/* the netdev family, 0: none (before 6.0) */
+	uint64_t nd_ops;		/* NETDEV_CMD_* it implements */
 	int sock_err;			/* the socket itself failed: no more requests */
 	/* ETH_SS_FEATURES names, index = feature bit; global, read once. */
 	char (*feat_names)[NP_FEATURE_NAME_LEN];
@@ -46,6 +48,11 @@ typedef int (*np_ethnl_reply_fn)(const void *msg, size_t len, void *arg);
 /* --- transport.c ---------------------------------------------------------- */
 
 bool np_ethnl_has_op(const struct np_ethnl *nl, unsigned cmd);
+/* A request of another generic netlink family on the same socket. */
+struct nlmsghdr *np_genl_req(struct np_ethnl *nl, uint16_t family, uint8_t cmd,
+			     uint8_t version);
+/* A dump: fn sees each reply; NLMSG_DONE ends it. */
+int np_ethnl_dump(struct np_ethnl *nl, struct nlmsghdr *req, np_ethnl_reply_fn fn, void *arg);
 /* An ethtool request in nl->sbuf with its common header naming the device. */
 struct nlmsghdr *np_ethnl_req(struct np_ethnl *nl, uint8_t cmd, const char *ifname,
 			      uint32_t flags);
@@ -61,6 +68,8 @@ int np_ethnl_attrs(const void *msg, size_t len, const struct nlattr **tb, unsign
 int np_ethnl_nested(const struct nlattr *nest, const struct nlattr **tb, unsigned max);
 bool np_ethnl_u32(const struct nlattr *a, uint32_t *v);
 bool np_ethnl_u8(const struct nlattr *a, uint8_t *v);
+/* netlink's variable-width "uint": 4 or 8 bytes */
+bool np_ethnl_uint(const struct nlattr *a, uint64_t *v);
 /* A NUL-terminated string attribute, or NULL. */
 const char *np_ethnl_str(const struct nlattr *a);
 
@@ -100,5 +109,16 @@ int np_ethnl_parse_features(const void *msg, size_t len,
 
 int np_ethnl_read_rss(struct np_ethnl *nl, const char *ifname, struct np_rss *ret);
 int np_ethnl_parse_rss(const void *msg, size_t len, struct np_rss *rss);
+
+/* netdev.c: the netdev family (queue-get, napi-get, napi-set). */
+bool np_netdev_has_op(const struct np_ethnl *nl, unsigned cmd);
+/* Parse one napi-get reply into ret (its ifindex in *ifindex). */
+int np_netdev_parse_napi(const void *msg, size_t len, uint32_t *ifindex,
+			 struct np_napi_inst *ret);
+/* Parse one queue-get reply: type, queue id, NAPI id (0 none). */
+int np_netdev_parse_queue(const void *msg, size_t len, uint32_t *ifindex, uint32_t *type,
+			  uint32_t *id, uint32_t *napi_id);
+/* Queue `id` of `type` is served by NAPI napi_id: the NAPI's lowest such queue. */
+void np_napis_add_queue(struct np_napis *napis, uint32_t type, uint32_t id, uint32_t napi_id);
 
 #endif

@@ -100,6 +100,20 @@ bool np_ethnl_u8(const struct nlattr *a, uint8_t *v)
 	return true;
 }
 
+bool np_ethnl_uint(const struct nlattr *a, uint64_t *v)
+{
+	if (!a)
+		return false;
+	if (mnl_attr_get_payload_len(a) == sizeof(uint32_t)) {
+		*v = mnl_attr_get_u32(a);
+		return true;
+	}
+	if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+		return false;
+	*v = mnl_attr_get_u64(a);
+	return true;
+}
+
 const char *np_ethnl_str(const struct nlattr *a)
 {
 	if (!a || mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0)
@@ -127,6 +141,12 @@ static struct nlmsghdr *req_start(struct np_ethnl *nl, uint16_t type, uint8_t cm
 	g->cmd = cmd;
 	g->version = version;
 	return nlh;
+}
+
+struct nlmsghdr *np_genl_req(struct np_ethnl *nl, uint16_t family, uint8_t cmd,
+			     uint8_t version)
+{
+	return req_start(nl, family, cmd, version);
 }
 
 struct nlmsghdr *np_ethnl_req(struct np_ethnl *nl, uint8_t cmd, const char *ifname,
@@ -261,6 +281,14 @@ int np_ethnl_get(struct np_ethnl *nl, struct nlmsghdr *req, np_ethnl_reply_fn fn
 	return np_ethnl_request(nl, req, fn, arg, NULL, 0);
 }
 
+/* A dump is ended by NLMSG_DONE (which carries its error), not by an ack:
+ * the kernel sends none for a dump, so one_msg keeps reading until DONE. */
+int np_ethnl_dump(struct np_ethnl *nl, struct nlmsghdr *req, np_ethnl_reply_fn fn, void *arg)
+{
+	req->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP | NLM_F_ACK;
+	return np_ethnl_request(nl, req, fn, arg, NULL, 0);
+}
+
 /*
  * The kernel's words make the best message: without a subject they are our
  * message too ("channels: requested channel count exceeds maximum"), with
@@ -286,16 +314,22 @@ int np_ethnl_set_failed(struct np_error *err, int r, const char *knob, const cha
 
 /* --- the family: resolved once per socket ------------------------------------- */
 
+struct family {
+	uint16_t *id;
+	uint64_t *ops;
+	unsigned max_ops;
+};
+
 static int family_cb(const void *msg, size_t len, void *arg)
 {
 	const struct nlattr *tb[CTRL_ATTR_MAX + 1], *op;
-	struct np_ethnl *nl = arg;
+	const struct family *fam = arg;
 
 	if (np_ethnl_attrs(msg, len, tb, CTRL_ATTR_MAX) < 0)
 		return -EPROTO;
 	if (!tb[CTRL_ATTR_FAMILY_ID] || mnl_attr_validate(tb[CTRL_ATTR_FAMILY_ID], MNL_TYPE_U16) < 0)
 		return -EPROTO;
-	nl->family = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	*fam->id = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
 	if (!tb[CTRL_ATTR_OPS])
 		return 0;
 	mnl_attr_for_each_nested(op, tb[CTRL_ATTR_OPS]) {
@@ -305,25 +339,37 @@ static int family_cb(const void *msg, size_t len, void *arg)
 		if (np_ethnl_nested(op, otb, CTRL_ATTR_OP_MAX) < 0 ||
 		    !np_ethnl_u32(otb[CTRL_ATTR_OP_ID], &id))
 			continue;
-		if (id < NP_ETHNL_MAX_OPS)
-			nl->ops[id / 64] |= UINT64_C(1) << (id % 64);
+		if (id < fam->max_ops)
+			fam->ops[id / 64] |= UINT64_C(1) << (id % 64);
 	}
 	return 0;
 }
 
-static int resolve_family(struct np_ethnl *nl)
+static int resolve(struct np_ethnl *nl, const char *name, uint16_t *id, uint64_t *ops,
+		   unsigned max_ops)
 {
 	struct nlmsghdr *nlh = req_start(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
+	struct family fam = { id, ops, max_ops };
 	int r;
 
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	r = np_ethnl_get(nl, nlh, family_cb, nl);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	r = np_ethnl_get(nl, nlh, family_cb, &fam);
 	if (r < 0) {
-		nl->family = 0;
-		memset(nl->ops, 0, sizeof(nl->ops));
+		*id = 0;
+		memset(ops, 0, max_ops / 8);
 	}
-	/* No such family: a kernel without CONFIG_ETHTOOL_NETLINK. */
+	/* No such family: a kernel without it (CONFIG_ETHTOOL_NETLINK off;
+	 * netdev before 6.0). */
 	return r == -ENOENT && !nl->sock_err ? 0 : r;
+}
+
+static int resolve_family(struct np_ethnl *nl)
+{
+	int r = resolve(nl, ETHTOOL_GENL_NAME, &nl->family, nl->ops, NP_ETHNL_MAX_OPS);
+
+	if (r < 0)
+		return r;
+	return resolve(nl, NP_NETDEV_FAMILY_NAME, &nl->nd_family, &nl->nd_ops, 64);
 }
 
 void np_ethnl_close(struct np_ethnl *nl)
