@@ -89,6 +89,7 @@ enum np_attr {
 	NP_ATTR_SOCK_FLOW_ENTRIES,	/* /proc/sys/net/core/rps_sock_flow_entries */
 	NP_ATTR_BUSY_POLL,		/* /proc/sys/net/core/busy_poll */
 	NP_ATTR_BUSY_READ,		/* /proc/sys/net/core/busy_read */
+	NP_ATTR_NAPI_THREAD_AFFINITY,	/* sched_setaffinity of a NAPI kthread, index = pid */
 	NP_ATTR__COUNT
 };
 

@@ -29,6 +29,10 @@ struct json_object *np_sysctl_to_json(const struct np_sysctl *s);
 struct json_object *np_napis_to_json(const struct np_napis *n);
 int np_napis_from_json(struct json_object *dev, const char *path, struct np_napis *ret,
 		       struct np_error *err);
+/* Its NAPI kthreads (absent member: none) */
+struct json_object *np_napi_threads_to_json(const struct np_dev *d);
+int np_napi_threads_from_json(struct json_object *dev, const char *path, unsigned nbits,
+			      struct np_dev *d, struct np_error *err);
 /* One device as in a model: the state object without "sysctl" and "topology". */
 struct json_object *np_dev_to_json(const struct np_dev *d);
 

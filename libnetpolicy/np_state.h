@@ -187,6 +187,15 @@ struct np_napis {
 	struct np_napi_inst *v;
 };
 
+/* A threaded NAPI's kthread, "napi/<ifname>-<napi id>" (napi.rst, "Threaded
+ * NAPI"): while the device is threaded it, not the IRQ, runs the NAPI poll. */
+struct np_napi_thread {
+	uint32_t pid;
+	uint32_t napi_id;
+	int err;			/* reading its CPU affinity */
+	struct np_cpumask affinity;	/* /proc/PID/status Cpus_allowed_list */
+};
+
 /* Global (per-machine or per-netns) knobs the policies touch. */
 struct np_sysctl {
 	int flow_entries_err;
@@ -214,6 +223,8 @@ struct np_dev {
 	struct np_rss rss;
 	struct np_napi napi;
 	struct np_napis napis;
+	unsigned n_napi_thread;
+	struct np_napi_thread *napi_thread;
 
 	unsigned n_rxq, n_txq;			/* real queues: queues/rx-N, tx-N */
 	struct np_rxq *rxq;

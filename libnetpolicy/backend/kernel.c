@@ -38,6 +38,9 @@ int np_kernel_read_files(int rootfd, struct np_state *st, struct np_error *err)
 	r = np_irq_read(rootfd, dev, err);
 	if (r < 0)
 		return r;
+	r = np_napi_threads_read(rootfd, dev, err);
+	if (r < 0)
+		return r;
 	return np_sysfs_read_sysctl(rootfd, &st->sys);
 }
 
@@ -145,6 +148,8 @@ static int kernel_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
 static int kernel_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,
 			     unsigned index, const char *value, struct np_error *err)
 {
+	if (attr == NP_ATTR_NAPI_THREAD_AFFINITY)
+		return np_napi_thread_set_affinity(be->ctx->rootfd, dev, index, value, err);
 	return np_sysfs_write_attr(be->ctx->rootfd, dev, attr, index, value, err);
 }
 

@@ -55,6 +55,12 @@ int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret);
 int np_sysfs_write_attr(int rootfd, const struct np_dev *dev, enum np_attr attr,
 			unsigned index, const char *value, struct np_error *err);
 
+/* napi_threads.c: the device's NAPI kthreads (napi-get's pids, else by
+ * name in /proc while threaded) with their CPUs; sched_setaffinity of one. */
+int np_napi_threads_read(int rootfd, struct np_dev *dev, struct np_error *err);
+int np_napi_thread_set_affinity(int rootfd, const struct np_dev *dev, unsigned pid,
+				const char *cpulist, struct np_error *err);
+
 /* quirks.c: correct what a driver claims but cannot do. */
 void np_quirks_apply(int rootfd, struct np_dev *dev);
 

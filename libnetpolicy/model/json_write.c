@@ -351,6 +351,8 @@ static struct json_object *dev_json(struct jw *w, const struct np_dev *d)
 		put(w, o, "napis", np_napis_to_json(&d->napis));
 	else if (d->napis.err != -EOPNOTSUPP)
 		put_file_err(w, o, "napis", d->napis.err);
+	if (d->n_napi_thread)
+		put(w, o, "napi_threads", np_napi_threads_to_json(d));
 
 	put(w, o, "queues", queues_json(w, d));
 	put(w, o, "irqs", irqs_json(w, d));

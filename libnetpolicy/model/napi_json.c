@@ -184,3 +184,79 @@ int np_napis_from_json(struct json_object *o, const char *path, struct np_napis 
 	}
 	return 0;
 }
+
+/* --- NAPI kthreads: "napi_threads": [{"pid": 812, "napi_id": 259,
+ * "affinity": "0-3"}], absent when the device has none ----------------------- */
+
+struct json_object *np_napi_threads_to_json(const struct np_dev *d)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (unsigned i = 0; arr && i < d->n_napi_thread; i++) {
+		const struct np_napi_thread *t = &d->napi_thread[i];
+		struct json_object *e = json_object_new_object();
+		bool ok = e && add(e, "pid", json_object_new_int64(t->pid)) &&
+			  add(e, "napi_id", json_object_new_int64(t->napi_id));
+
+		if (ok && t->err)
+			ok = json_object_object_add(e, "affinity", NULL) == 0 &&
+			     add(e, "affinity_errno", json_object_new_string(
+					     np_errno_name(t->err) ? np_errno_name(t->err) : "EIO"));
+		else if (ok)
+			ok = add(e, "affinity", np_cpumask_to_json_str(&t->affinity));
+		if (!ok || json_object_array_add(arr, e) < 0) {
+			json_object_put(e);
+			json_object_put(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+int np_napi_threads_from_json(struct json_object *o, const char *path, unsigned nbits,
+			      struct np_dev *d, struct np_error *err)
+{
+	struct json_object *arr, *v;
+	char p[JPATH];
+	size_t n;
+	int r;
+
+	if (!json_object_object_get_ex(o, "napi_threads", NULL))
+		return 0;
+	r = np_j_get_objects(o, path, "napi_threads", &arr, &n, err);
+	if (r < 0)
+		return r;
+	if (n > 65536)
+		return np_j_bad(err, path, "napi_threads", "more than 65536 threads");
+	if (n && !(d->napi_thread = calloc(n, sizeof(*d->napi_thread))))
+		return np_j_oom(err);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		struct np_napi_thread *t = &d->napi_thread[i];
+
+		np_j_path_idx(p, path, "napi_threads", i);
+		if ((r = np_j_get_u32(e, p, "pid", &t->pid, err)) < 0 ||
+		    (r = np_j_get_u32(e, p, "napi_id", &t->napi_id, err)) < 0)
+			return r;
+		if (!t->pid || t->pid > INT32_MAX)
+			return np_j_bad(err, p, "pid", "expected 1 to %d", INT32_MAX);
+		if (json_object_object_get_ex(e, "affinity", &v) && !v) {
+			int code = 0;
+
+			if (json_object_object_get_ex(e, "affinity_errno", &v) &&
+			    json_object_is_type(v, json_type_string))
+				code = np_errno_parse(json_object_get_string(v));
+			t->err = code ? -code : -EIO;
+		} else {
+			r = np_j_get_mask(e, p, "affinity", nbits, &t->affinity, err);
+			if (r < 0)
+				return r;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (d->napi_thread[j].pid == t->pid || d->napi_thread[j].napi_id == t->napi_id)
+				return np_j_bad(err, p, "pid", "thread %u or NAPI %u listed twice",
+						t->pid, t->napi_id);
+		d->n_napi_thread++;
+	}
+	return 0;
+}

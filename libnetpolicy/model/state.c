@@ -22,6 +22,7 @@ void np_dev_clear(struct np_dev *d)
 	free(d->txq);
 	free(d->irq);
 	free(d->napis.v);
+	free(d->napi_thread);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -83,6 +84,7 @@ int np_dev_copy(struct np_dev *dst, const struct np_dev *src)
 	dst->txq = NULL;
 	dst->irq = NULL;
 	dst->napis.v = NULL;
+	dst->napi_thread = NULL;
 	if (dup_array((void **)&dst->features.v, src->features.v, src->features.n,
 		      sizeof(*src->features.v)) < 0 ||
 	    dup_array((void **)&dst->rss.indir, src->rss.indir, src->rss.indir_size,
@@ -92,7 +94,9 @@ int np_dev_copy(struct np_dev *dst, const struct np_dev *src)
 	    dup_array((void **)&dst->txq, src->txq, src->n_txq, sizeof(*src->txq)) < 0 ||
 	    dup_array((void **)&dst->irq, src->irq, src->n_irq, sizeof(*src->irq)) < 0 ||
 	    dup_array((void **)&dst->napis.v, src->napis.v, src->napis.n,
-		      sizeof(*src->napis.v)) < 0) {
+		      sizeof(*src->napis.v)) < 0 ||
+	    dup_array((void **)&dst->napi_thread, src->napi_thread, src->n_napi_thread,
+		      sizeof(*src->napi_thread)) < 0) {
 		np_dev_clear(dst);
 		return -ENOMEM;
 	}

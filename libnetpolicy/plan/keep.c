@@ -83,6 +83,9 @@ void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *d
 			t->dev.napi = st->dev.napi;
 		else if (!strcmp(name, "irq-affinity"))
 			keep_irqs(&t->dev, &st->dev);
+		else if (!strcmp(name, "napi-threads"))
+			for (unsigned i = 0; i < t->dev.n_napi_thread && i < st->dev.n_napi_thread; i++)
+				t->dev.napi_thread[i].affinity = st->dev.napi_thread[i].affinity;
 		else if (!strcmp(name, "xps") || !strcmp(name, "rps") || !strcmp(name, "rfs"))
 			keep_queues(&t->dev, &st->dev, name);
 		else if (!strcmp(name, "sysctl"))

@@ -35,6 +35,7 @@ static const struct {
 	[NP_ATTR_SOCK_FLOW_ENTRIES] = { "sysctl", "/proc/sys/net/core/rps_sock_flow_entries" },
 	[NP_ATTR_BUSY_POLL] = { "sysctl", "/proc/sys/net/core/busy_poll" },
 	[NP_ATTR_BUSY_READ] = { "sysctl", "/proc/sys/net/core/busy_read" },
+	[NP_ATTR_NAPI_THREAD_AFFINITY] = { "napi-threads", "sched_setaffinity(%u)" },
 };
 
 static int attr_fail(struct np_error *err, enum np_attr attr, unsigned index, int code)
@@ -198,6 +199,38 @@ static int write_irq(struct np_sim *s, struct np_sim_call *c, unsigned irq, cons
 	return 0;
 }
 
+/* sched_setaffinity(2) on a NAPI kthread: ESRCH for a pid that is none of
+ * the device's threads, EINVAL when no online CPU is left in the mask; the
+ * thread keeps the CPUs of the mask that can exist. */
+static int write_thread(struct np_sim *s, struct np_sim_call *c, unsigned pid, const char *value,
+			struct np_error *err)
+{
+	const struct np_topology *t = &s->m.topo;
+	struct np_napi_thread *th = NULL;
+	struct np_cpumask m, on;
+	int r;
+
+	for (unsigned i = 0; i < c->dev->n_napi_thread; i++)
+		if (c->dev->napi_thread[i].pid == pid)
+			th = &c->dev->napi_thread[i];
+	if (!th)
+		return attr_fail(err, NP_ATTR_NAPI_THREAD_AFFINITY, pid, -ESRCH);
+	r = np_cpumask_parse_list(value, &m);
+	np_cpumask_and(&m, &m, &t->possible);
+	np_cpumask_and(&on, &m, &t->online);
+	if (r == 0 && np_cpumask_empty(&on))
+		r = -EINVAL;
+	if (r < 0)
+		return attr_fail(err, NP_ATTR_NAPI_THREAD_AFFINITY, pid, r);
+	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
+		return 0;
+	if (!np_cpumask_equal(&th->affinity, &m)) {
+		th->affinity = m;
+		s->dirty = true;
+	}
+	return 0;
+}
+
 static int write_number(struct np_sim *s, struct np_sim_call *c, enum np_attr attr,
 			const char *value, struct np_error *err)
 {
@@ -279,6 +312,9 @@ int np_sim_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_a
 		break;
 	case NP_ATTR_IRQ_AFFINITY:
 		r = write_irq(s, &c, index, value, err);
+		break;
+	case NP_ATTR_NAPI_THREAD_AFFINITY:
+		r = write_thread(s, &c, index, value, err);
 		break;
 	default:
 		r = write_number(s, &c, attr, value, err);

@@ -64,8 +64,8 @@ teardown() {
 	[ "$(grep -c 'nlmsg_type=RTM_GETLINK' "$NP_TMP/trace")" -eq $((2 + reopens)) ]
 	[ "$(grep -c 'NETLINK_ROUTE) = ' "$NP_TMP/trace")" -eq 1 ]
 	[ "$(grep -c 'NETLINK_GENERIC) = ' "$NP_TMP/trace")" -eq 1 ]
-	# the ethtool family is resolved once, the topology read once
-	[ "$(grep -c 'nlmsg_type=nlctrl' "$NP_TMP/trace")" -eq 1 ]
+	# the ethtool and netdev families are resolved once each, the topology read once
+	[ "$(grep -c 'nlmsg_type=nlctrl' "$NP_TMP/trace")" -eq 2 ]
 	[ "$(grep -c '/cpu0/topology/core_id"' "$NP_TMP/trace")" -eq 1 ]
 
 	# a no-op set: one read, the plan from it, nothing more

@@ -35,9 +35,12 @@ needs_napi_get() {
 
 # veth makes its NAPIs when GRO goes on (drivers/net/veth.c veth_set_features());
 # threaded on a veth without them: EOPNOTSUPP (dev_set_threaded)
+# Its kthreads are the napi/v0-* that appear: other namespaces may have a v0.
 veth_threaded() {
+	pgrep '^napi/v0-' | sort >"$NP_TMP/others" || true
 	ip netns exec "$NS" ethtool -K v0 gro on
 	ip netns exec "$NS" sh -c 'echo 1 > /sys/class/net/v0/threaded'
+	pgrep '^napi/v0-' | sort | comm -13 "$NP_TMP/others" - >"$NP_TMP/ours"
 }
 
 @test "napi: threaded NAPI: every instance with its kthread, as /proc names it" {
@@ -53,7 +56,56 @@ veth_threaded() {
 		id=${row%%:*} pid=${row#*:}
 		[ "$pid" != null ]
 		[ "$(cat "/proc/$pid/comm")" = "napi/v0-$id" ]
+		grep -qx "$pid" "$NP_TMP/ours"
 	done
 	# veth's NAPIs have no IRQ
 	[ "$(jq '[.napis[] | select(.irq != null)] | length' "$NP_TMP/show.json")" = 0 ]
+}
+
+# "comm cpulist" of this namespace's v0 NAPI kthreads (a channel change
+# ends and starts threads: the ones now there that no other v0 has)
+napi_threads() {
+	local p
+	for p in $(pgrep '^napi/v0-' | sort | comm -13 "$NP_TMP/others" -); do
+		printf '%s %s\n' "$(cat /proc/$p/comm)" \
+			"$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/$p/status)"
+	done | sort
+}
+
+@test "napi threads: set moves them with the policy's CPUs, check agrees, reset puts them back" {
+	needs_napi_get
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	veth_threaded
+	before=$(napi_threads)
+	[ "$(wc -l <<<"$before")" = 2 ]
+	run npns --json v0 set latency --cpus 1
+	[ "$status" -eq 0 ]
+	[ "$(jq '[.steps[] | select(.knob == "napi-threads")] | length' <<<"$output")" -ge 1 ]
+	# veth's NAPIs have no IRQ: the threads go to the policy's queue CPUs
+	[ "$(napi_threads | awk '{ print $2 }' | sort -u)" = 1 ]
+	run npns v0 check
+	[ "$status" -eq 0 ]
+	run npns v0 reset
+	[ "$status" -eq 0 ]
+	[ "$(napi_threads)" = "$before" ]
+}
+
+@test "napi threads: killed right after placing them, the next command rolls them back" {
+	needs_napi_get
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	veth_threaded
+	before=$(napi_threads)
+	run npns --json v0 set latency --cpus 1 --dry-run
+	k=$(jq '[.steps[].knob] | index("napi-threads")' <<<"$output")
+	[ "$k" != null ]
+	NETPOLICY_TEST_STOP_AFTER_STEP=$((k + 1)) ip netns exec "$NS" "$NETPOLICY_TEST_BIN" \
+		--state-dir "$STATE_DIR" v0 set latency --cpus 1 2>/dev/null &
+	PID=$!
+	wait_stopped "$PID"
+	kill -9 "$PID"; wait "$PID" 2>/dev/null || true; PID=
+	[ "$(napi_threads)" != "$before" ]
+	run npns v0 reset
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rolled back an interrupted earlier run"* ]]
+	[ "$(napi_threads)" = "$before" ]
 }

@@ -2,7 +2,8 @@
 /*
  * The knobs in the order an apply must write them (KERNEL.md): features the
  * rest needs, RSS shrink, channels, rings, RSS on the new queues, coalescing,
- * NAPI, then what channel and ring changes reset: IRQ affinity, XPS, RPS,
+ * NAPI, then what channel and ring changes reset: IRQ affinity (and the NAPI
+ * kthreads that go with the IRQs), XPS, RPS,
  * RFS; the global sysctls last.
  */
 #include <errno.h>
@@ -20,6 +21,7 @@ const struct np_knob *const np_knobs[] = {
 	&np_knob_coalesce,
 	&np_knob_napi,
 	&np_knob_irq,
+	&np_knob_napi_threads,
 	&np_knob_xps,
 	&np_knob_rps,
 	&np_knob_rfs,
