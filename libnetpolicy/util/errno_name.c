@@ -11,7 +11,8 @@ static const struct {
 	const char *name;
 	int code;
 } errnames[] = {
-	{ "EPERM", EPERM }, { "ENOENT", ENOENT }, { "EINTR", EINTR }, { "EIO", EIO },
+	{ "EPERM", EPERM }, { "ENOENT", ENOENT }, { "ESRCH", ESRCH }, { "EINTR", EINTR },
+	{ "EIO", EIO },
 	{ "ENXIO", ENXIO }, { "E2BIG", E2BIG }, { "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM },
 	{ "EACCES", EACCES }, { "EFAULT", EFAULT }, { "EBUSY", EBUSY }, { "EEXIST", EEXIST },
 	{ "ENODEV", ENODEV }, { "EINVAL", EINVAL }, { "ENFILE", ENFILE }, { "ENOSPC", ENOSPC },
