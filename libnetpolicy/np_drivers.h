@@ -25,6 +25,26 @@ enum np_coal_mode {
 	NP_COAL_MODE_OTHER,		/* another mode (see meaning) */
 };
 
+/* What a channel change does to a setting of the queues, as read in the
+ * driver.  Unknown is taken as "resets" by the simulator; the engine
+ * re-plans after every channel change whatever the driver does. */
+enum np_chan_effect {
+	NP_CHAN_UNKNOWN,
+	NP_CHAN_RESETS,		/* IRQs re-requested / XPS set again by the driver */
+	NP_CHAN_KEEPS,		/* the driver leaves it (vectors made once at probe, none) */
+};
+
+/* How a driver names its queue vectors (backend/irq_match.c has one matcher
+ * for each); a driver not in the table is tried against all of them. */
+enum np_irq_naming {
+	NP_IRQN_GENERIC,	/* not read: every matcher in turn */
+	NP_IRQN_IFNAME,		/* "<ifname>-TxRx-<n>", "<ifname>-rx-<n>", "<ifname>" */
+	NP_IRQN_DRIVER_IFNAME,	/* "<driver>-<ifname>-TxRx-<n>", "<driver>-<BDF>:misc" */
+	NP_IRQN_PCI,		/* "<name><n>@pci:<BDF>" */
+	NP_IRQN_VIRTIO,		/* "virtio<N>-input.<q>", "virtio<N>-output.<q>" */
+	NP_IRQN_NONE,		/* no IRQs of its own */
+};
+
 struct np_coal_special {
 	enum np_coal_field field;
 	uint32_t value;
@@ -55,11 +75,15 @@ struct np_driver {
 	/* the value of rx-usecs that selects adaptive moderation on a driver
 	 * without adaptive-rx, 0 when none */
 	uint32_t adaptive_rx_usecs;
+	/* a request that turns adaptive-rx off stores nothing else it
+	 * carries (bnxt): adaptive off is a request of its own */
+	bool adaptive_off_alone;
 	/* channels */
 	bool no_set_channels;		/* get_channels without set_channels */
-	bool channels_reset_affinity;	/* a channel change re-requests IRQs: affinity back to default */
-	bool channels_reset_xps;	/* a channel change rewrites XPS */
+	enum np_chan_effect chan_affinity;	/* what a channel change does to IRQ affinity */
+	enum np_chan_effect chan_xps;		/* ... and to the queues' XPS maps */
 	const char *irq_names;		/* how its queue IRQs are named in /proc/interrupts */
+	enum np_irq_naming irq_naming;	/* ... and which matcher reads them */
 };
 
 /* The entry for a driver name, or NULL (generic behaviour). */

@@ -122,74 +122,111 @@ static const struct np_coal_range mlx5_ranges[] = {
  * XPS set again for the new queue count.  IRQs "virtio<N>-input.<q>" and
  * "virtio<N>-output.<q>" (vp_find_vqs_msix()). */
 
+static const struct np_coal_range gve_ranges[] = {
+	{ NP_COAL_RX_USECS, 0, 8190, -EINVAL },
+	{ NP_COAL_TX_USECS, 0, 8190, -EINVAL },
+};
+
 static const struct np_driver drivers[] = {
 	{
 		.name = "ixgbe", .ethtool_file = "drivers/net/ethernet/intel/ixgbe/ixgbe_ethtool.c",
 		.ranges = N(ixgbe_ranges), .specials = N(ixgbe_specials),
 		.paired_refuses = B(TX_USECS), .adaptive_rx_usecs = 1,
-		.channels_reset_affinity = true, .channels_reset_xps = true,
-		.irq_names = "<ifname>-TxRx-<n>",
+		.chan_affinity = NP_CHAN_RESETS, .chan_xps = NP_CHAN_RESETS,
+		.irq_names = "<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_IFNAME,
 	},
 	{
 		.name = "igb", .ethtool_file = "drivers/net/ethernet/intel/igb/igb_ethtool.c",
 		.ranges = N(igb_ranges), .specials = N(igb_specials),
 		.paired_refuses = B(TX_USECS), .adaptive_rx_usecs = 3,
-		.channels_reset_affinity = true,
+		.chan_affinity = NP_CHAN_RESETS,
 		.irq_names = "<ifname>-TxRx-<n>, or <ifname>-rx-<n> and <ifname>-tx-<n>",
+		.irq_naming = NP_IRQN_IFNAME,
 	},
 	{
 		.name = "e1000e", .ethtool_file = "drivers/net/ethernet/intel/e1000e/ethtool.c",
 		.ranges = N(e1000e_ranges), .specials = N(e1000e_specials),
 		.adaptive_rx_usecs = 3,
-		.irq_names = "<ifname>-rx-0, <ifname>-tx-0, <ifname>",
+		.irq_names = "<ifname>-rx-0, <ifname>-tx-0, <ifname>", .irq_naming = NP_IRQN_IFNAME,
 	},
 	{
 		.name = "i40e", .ethtool_file = "drivers/net/ethernet/intel/i40e/i40e_ethtool.c",
 		.ranges = N(i40e_ranges),
-		.irq_names = "i40e-<ifname>-TxRx-<n>",
+		.irq_names = "i40e-<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_DRIVER_IFNAME,
 	},
 	{
 		.name = "ice", .ethtool_file = "drivers/net/ethernet/intel/ice/ice_ethtool.c",
 		.ranges = N(ice_ranges),
-		.irq_names = "ice-<ifname>-TxRx-<n>",
+		.irq_names = "ice-<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_DRIVER_IFNAME,
 	},
 	{
 		.name = "mlx5_core",
 		.ethtool_file = "drivers/net/ethernet/mellanox/mlx5/core/en_ethtool.c",
-		.ranges = N(mlx5_ranges), .channels_reset_xps = true,
-		.irq_names = "mlx5_comp<n>@pci:<BDF>",
+		.ranges = N(mlx5_ranges),
+		.chan_affinity = NP_CHAN_KEEPS, .chan_xps = NP_CHAN_RESETS,
+		.irq_names = "mlx5_comp<n>@pci:<BDF>", .irq_naming = NP_IRQN_PCI,
 	},
-	/* drivers/net/ethernet/broadcom/bnxt/bnxt.c bnxt_setup_msix():
-	 * "<ifname>-TxRx-<n>"; bnxt_ethtool.c bnxt_set_channels() closes and
-	 * reopens the NIC, which frees and requests the IRQs again
-	 * (bnxt_free_irq() / bnxt_request_irq()). */
+	/* drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_set_coalesce():
+	 * adaptive-rx is DIM (BNXT_FLAG_DIM); a request that turns it off jumps
+	 * to reset_coalesce before storing any of the values it carries, so
+	 * fixed values after adaptive moderation need a request of their own.
+	 * No range refusals: bnxt.c bnxt_hwrm_set_coal_params() clamps the timers
+	 * to the firmware's maxima (the driver rounds; verify reports it); a
+	 * stats-block-usecs change closes and reopens the NIC.  bnxt.c
+	 * bnxt_setup_msix(): "<ifname>-TxRx-<n>" (also -rx-/-tx- without
+	 * shared rings); bnxt_set_channels(): combined or separate rx/tx, a user
+	 * RSS table whose context count would change refuses it (-EINVAL), and
+	 * the NIC is closed and reopened, which frees and requests the IRQs
+	 * again (bnxt_free_irq() / bnxt_request_irq()). */
 	{
 		.name = "bnxt_en", .ethtool_file = "drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c",
-		.channels_reset_affinity = true,
-		.irq_names = "<ifname>-TxRx-<n>",
+		.adaptive_off_alone = true,
+		.chan_affinity = NP_CHAN_RESETS,
+		.irq_names = "<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_IFNAME,
 	},
-	/* drivers/net/ethernet/amazon/ena/ena_netdev.c ena_setup_io_intr():
-	 * "<ifname>-Tx-Rx-<n>", management "ena-mgmnt@pci:<BDF>";
-	 * ena_ethtool.c ena_set_channels() -> ena_update_queue_count() tears
-	 * the IO queues and their IRQs down and up again. */
+	/* drivers/net/ethernet/amazon/ena/ena_ethtool.c ena_set_coalesce():
+	 * rx-usecs, tx-usecs and adaptive-rx only (supported_coalesce_params);
+	 * -EOPNOTSUPP on a device without interrupt moderation; no range: the
+	 * usecs are divided by the device's intr_delay_resolution (ena_com.c
+	 * ena_com_update_nonadaptive_moderation_interval(), the driver rounds
+	 * down), and rx-usecs is kept for when adaptive-rx goes off.
+	 * ena_set_channels(): combined only, at least ENA_MIN_NUM_IO_QUEUES
+	 * (1), at most half the maximum while an XDP program is loaded, then
+	 * ena_update_queue_count() tears the IO queues and their IRQs down and
+	 * up again.  ena_netdev.c ena_setup_io_intr(): "<ifname>-Tx-Rx-<n>",
+	 * management "ena-mgmnt@pci:<BDF>". */
 	{
 		.name = "ena", .ethtool_file = "drivers/net/ethernet/amazon/ena/ena_ethtool.c",
-		.channels_reset_affinity = true,
-		.irq_names = "<ifname>-Tx-Rx-<n>",
+		.chan_affinity = NP_CHAN_RESETS,
+		.irq_names = "<ifname>-Tx-Rx-<n>", .irq_naming = NP_IRQN_IFNAME,
 	},
-	/* drivers/net/ethernet/google/gve/gve_main.c gve_alloc_notify_blocks():
+	/* drivers/net/ethernet/google/gve/gve_ethtool.c gve_set_coalesce(): the
+	 * GQI queue format has no coalescing (-EOPNOTSUPP, also for get); DQO
+	 * takes rx- and tx-usecs up to GVE_MAX_ITR_INTERVAL_DQO (gve_dqo.h:
+	 * GVE_ITR_INTERVAL_DQO_MASK * 2 = 8190), -EINVAL above; no adaptive
+	 * moderation.  gve_set_channels(): separate rx/tx only (a combined
+	 * count that changes: -EINVAL), both at least 1, equal and at most half
+	 * the maximum while XDP is loaded.  gve_main.c gve_alloc_notify_blocks():
 	 * "gve-ntfy-blk<n>@pci:<BDF>", allocated once at probe, so a channel
-	 * change (gve_ethtool.c gve_set_channels()) keeps them. */
+	 * change keeps them. */
 	{
 		.name = "gve", .ethtool_file = "drivers/net/ethernet/google/gve/gve_ethtool.c",
-		.irq_names = "gve-ntfy-blk<n>@pci:<BDF>",
+		.ranges = N(gve_ranges),
+		.chan_affinity = NP_CHAN_KEEPS,
+		.irq_names = "gve-ntfy-blk<n>@pci:<BDF>", .irq_naming = NP_IRQN_PCI,
+	},
+	/* drivers/net/ethernet/intel/iavf/iavf_main.c iavf_request_traffic_irqs():
+	 * "iavf-<ifname>-TxRx-<n>". */
+	{
+		.name = "iavf", .ethtool_file = "drivers/net/ethernet/intel/iavf/iavf_ethtool.c",
+		.irq_names = "iavf-<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_DRIVER_IFNAME,
 	},
 	{
 		.name = "virtio_net", .ethtool_file = "drivers/net/virtio_net.c",
 		.switches = B(RX_FRAMES) | B(TX_FRAMES),
 		.switches_why = "virtio_net uses rx/tx-frames as switches, not moderation",
-		.channels_reset_affinity = true, .channels_reset_xps = true,
-		.irq_names = "virtio<N>-input.<q>, virtio<N>-output.<q>",
+		.chan_affinity = NP_CHAN_RESETS, .chan_xps = NP_CHAN_RESETS,
+		.irq_names = "virtio<N>-input.<q>, virtio<N>-output.<q>", .irq_naming = NP_IRQN_VIRTIO,
 	},
 	/* drivers/net/vmxnet3/vmxnet3_ethtool.c: vmxnet3_get_channels() and no
 	 * set_channels ("Number of interrupts cannot be changed on the fly":
@@ -199,21 +236,26 @@ static const struct np_driver drivers[] = {
 	{
 		.name = "vmxnet3", .ethtool_file = "drivers/net/vmxnet3/vmxnet3_ethtool.c",
 		.no_set_channels = true,
-		.irq_names = "<ifname>-rxtx-<n>, <ifname>-event-<n>",
+		.irq_names = "<ifname>-rxtx-<n>, <ifname>-event-<n>", .irq_naming = NP_IRQN_IFNAME,
 	},
 	/* drivers/net/veth.c veth_get_channels() / veth_set_channels(): rx/tx
-	 * up to the queues it was created with; no coalescing or rings ops,
-	 * no IRQs (the peer's xmit runs its NAPI). */
+	 * up to the queues it was created with, set with
+	 * netif_set_real_num_rx/tx_queues() only (XPS of the queues that stay
+	 * is kept); no coalescing or rings ops, no IRQs (the peer's xmit runs
+	 * its NAPI). */
 	{
 		.name = "veth", .ethtool_file = "drivers/net/veth.c",
-		.irq_names = "none",
+		.chan_affinity = NP_CHAN_KEEPS, .chan_xps = NP_CHAN_KEEPS,
+		.irq_names = "none", .irq_naming = NP_IRQN_NONE,
 	},
 	/* drivers/net/netdevsim/ethtool.c nsim_set_channels(),
 	 * nsim_set_ringparam(), nsim_set_coalesce(): takes what the ethtool
-	 * core lets through (it only stores it); no IRQs. */
+	 * core lets through (it only stores it; channels through
+	 * netif_set_real_num_queues(), XPS untouched); no IRQs. */
 	{
 		.name = "netdevsim", .ethtool_file = "drivers/net/netdevsim/ethtool.c",
-		.irq_names = "none",
+		.chan_affinity = NP_CHAN_KEEPS, .chan_xps = NP_CHAN_KEEPS,
+		.irq_names = "none", .irq_naming = NP_IRQN_NONE,
 	},
 };
 

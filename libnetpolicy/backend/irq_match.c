@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Which IRQ is a device's, of what kind and for which queue, from the name
- * its driver gave it (KERNEL.md has the naming of each driver family).
+ * its driver gave it: the driver table (np_drivers.h) says which naming a
+ * driver uses, with the driver function that makes the names.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "np_drivers.h"
 #include "np_kernel.h"
 
 /* --- names ----------------------------------------------------------------- */
@@ -197,18 +199,16 @@ static bool match_virtio(const struct who *w, const char *name, enum np_irq_kind
 typedef bool (*match_fn)(const struct who *w, const char *name, enum np_irq_kind *kind,
 			 int *queue);
 
-/* Driver-specific patterns first; the generic ones below serve every
- * driver (also these), so a driver missing here still mostly works. */
-static const struct {
-	const char *driver;
-	match_fn match;
-} patterns[] = {
-	{ "mlx5_core", match_pci },
-	{ "ice", match_driver_ifname },
-	{ "i40e", match_driver_ifname },
-	{ "iavf", match_driver_ifname },
-	{ "virtio_net", match_virtio },
-	/* ixgbe, ixgbevf, igb, igc, fm10k, e1000e, vmxnet3: match_ifname */
+/* The matcher for each naming of the driver table (np_drivers.h); the
+ * generic ones below serve every driver (these too), so a driver missing
+ * from the table still mostly works. */
+static const match_fn by_naming[] = {
+	[NP_IRQN_GENERIC] = NULL,
+	[NP_IRQN_IFNAME] = match_ifname,
+	[NP_IRQN_DRIVER_IFNAME] = match_driver_ifname,
+	[NP_IRQN_PCI] = match_pci,
+	[NP_IRQN_VIRTIO] = match_virtio,
+	[NP_IRQN_NONE] = NULL,
 };
 
 static const match_fn generic[] = { match_ifname, match_driver_ifname, match_pci };
@@ -221,15 +221,16 @@ bool np_irq_match(const char *driver, const char *ifname, const char *bus_info,
 		.ifname = ifname ? ifname : "",
 		.bus = bus_info ? bus_info : "",
 	};
+	const struct np_driver *drv;
 	enum np_irq_kind k;
 	int q;
 
 	if (!name || !*name || !w.ifname[0])
 		return false;
-	for (size_t i = 0; i < NP_ARRAY_SIZE(patterns); i++)
-		if (!strcmp(w.driver, patterns[i].driver) &&
-		    patterns[i].match(&w, name, &k, &q))
-			goto found;
+	drv = np_driver_lookup(w.driver);
+	if (drv && (unsigned)drv->irq_naming < NP_ARRAY_SIZE(by_naming) &&
+	    by_naming[drv->irq_naming] && by_naming[drv->irq_naming](&w, name, &k, &q))
+		goto found;
 	for (size_t i = 0; i < NP_ARRAY_SIZE(generic); i++)
 		if (generic[i](&w, name, &k, &q))
 			goto found;

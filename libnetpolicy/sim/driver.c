@@ -144,6 +144,7 @@ static int channels(struct np_sim *s, struct np_sim_call *c, const struct np_cha
 {
 	struct np_dev *d = c->dev;
 	struct np_channels n = d->channels;
+	const struct np_driver *drv;
 	unsigned nrx, ntx;
 
 	if (n.err)
@@ -194,8 +195,14 @@ static int channels(struct np_sim *s, struct np_sim_call *c, const struct np_cha
 	} else if (!d->rss.err) {
 		d->rss.rx_rings = nrx;
 	}
-	irq_reset(&s->m.topo, d);
-	xps_default(&s->m.topo, d);
+	/* what the driver's set_channels does to them (np_drivers.h); a
+	 * driver the table does not say it of, or a model without driver
+	 * rules, resets both */
+	drv = s->m.no_driver_rules ? NULL : np_driver_lookup(d->driver);
+	if (!drv || drv->chan_affinity != NP_CHAN_KEEPS)
+		irq_reset(&s->m.topo, d);
+	if (!drv || drv->chan_xps != NP_CHAN_KEEPS)
+		xps_default(&s->m.topo, d);
 	s->dirty = true;
 	return 0;
 }
@@ -274,6 +281,7 @@ static int coalesce(struct np_sim *s, struct np_sim_call *c, const struct np_coa
 		    uint32_t fields, struct np_error *err)
 {
 	struct np_coalesce *n = &c->dev->coalesce;
+	const struct np_driver *drv;
 	uint32_t val[NP_COAL__COUNT];
 	bool same = true;
 
@@ -295,6 +303,13 @@ static int coalesce(struct np_sim *s, struct np_sim_call *c, const struct np_coa
 	}
 	if (same)
 		return 0;	/* ethnl_set_coalesce() does not call the driver */
+	drv = s->m.no_driver_rules ? NULL : np_driver_lookup(c->dev->driver);
+	if (drv && drv->adaptive_off_alone && n->val[NP_COAL_ADAPTIVE_RX] &&
+	    !val[NP_COAL_ADAPTIVE_RX]) {
+		/* bnxt_set_coalesce(): DIM off, then straight to reset_coalesce */
+		memcpy(val, n->val, sizeof(val));
+		val[NP_COAL_ADAPTIVE_RX] = 0;
+	}
 	if (!s->m.no_driver_rules) {
 		/* the driver sees every field, the ones not sent at their
 		 * current values, and checks them all */

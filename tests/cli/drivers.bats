@@ -137,3 +137,63 @@ vmxnet3_model() {	# the 4-queue VM with vmxnet3: channels reported, no setter
 	run npsim "$(dev_of)" set cpu
 	[ "$status" -eq 0 ]
 }
+
+# Stop `set cpu` right after its channel change and print what the simulated
+# driver left: "affinity kept|reset xps kept|reset" for the queue IRQs and
+# the tx queues that stay.  $1 model, $2 driver name written into it, $3
+# driver_rules (true/false).
+after_channels() {
+	local dev k pid
+	np_model "$1"
+	jq --arg d "$2" --argjson r "$3" '.driver_rules = $r | .devices[0].driver = $d
+		| .devices[0].irqs |= map(if .queue != null then .affinity = "1" else . end)
+		| .devices[0].queues.tx |= map(.xps_cpus = "1")' \
+		"$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+	dev=$(dev_of)
+	k=$(npsim --json "$dev" set cpu --dry-run | jq '[.steps[].knob] | index("channels")')
+	[ "$k" != null ] || return 1
+	NETPOLICY_TEST_STOP_AFTER_STEP=$k "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" \
+		--model "$MODEL" "$dev" set cpu 2>/dev/null &
+	pid=$!
+	wait_stopped "$pid"
+	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+	jq -r '.devices[0] |
+		"affinity \(if ([.irqs[] | select(.queue != null) | .affinity] | unique) == ["1"]
+			then "kept" else "reset" end) xps \(if ([.queues.tx[].xps_cpus] | unique) == ["1"]
+			then "kept" else "reset" end)"' "$MODEL"
+}
+
+@test "the simulator resets on a channel change what the driver table says, no more" {
+	# mlx5: completion EQs made at probe keep their affinity; XPS rewritten
+	[ "$(after_channels mlx5-2s64c mlx5_core true)" = "affinity kept xps reset" ]
+	# ixgbe: vectors re-requested and XPS set again
+	[ "$(after_channels ixgbe-16cpu ixgbe true)" = "affinity reset xps reset" ]
+	# netdevsim: netif_set_real_num_queues() only
+	[ "$(after_channels ixgbe-16cpu netdevsim true)" = "affinity kept xps kept" ]
+	# a driver the table does not know, or a model without driver rules:
+	# the cautious guess, both reset
+	[ "$(after_channels ixgbe-16cpu foo_nic true)" = "affinity reset xps reset" ]
+	[ "$(after_channels mlx5-2s64c mlx5_core false)" = "affinity reset xps reset" ]
+}
+
+# bnxt_set_coalesce(): turning DIM off jumps to reset_coalesce before it
+# stores anything else the request carries
+bnxt_model() {
+	np_model mlx5-2s64c
+	jq '.devices[0].driver = "bnxt_en" | .devices[0].coalesce.fields["adaptive-rx"] = true' \
+		"$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+}
+
+@test "bnxt_en: adaptive-rx off is a request of its own, then the fixed values; they stick" {
+	bnxt_model
+	out=$(npsim --json "$(dev_of)" set latency --dry-run)
+	[ "$(jq -c '[.steps[] | select(.knob == "coalesce") | [.changes[].what]][0]' <<<"$out")" = '["adaptive-rx"]' ]
+	[ "$(jq '[.steps[] | select(.knob == "coalesce")] | length' <<<"$out")" = 2 ]
+	want=$(jq -r '[.steps[] | select(.knob == "coalesce")][1].changes[] | select(.what == "rx-usecs") | .after' <<<"$out")
+	run npsim "$(dev_of)" set latency
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.devices[0].coalesce.fields["rx-usecs"]' "$MODEL")" = "$want" ]
+	[ "$(jq -r '.devices[0].coalesce.fields["adaptive-rx"]' "$MODEL")" = false ]
+	run npsim "$(dev_of)" check
+	[ "$status" -eq 0 ]
+}

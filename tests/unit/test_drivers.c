@@ -58,6 +58,12 @@ static void table(void)
 	for (size_t i = 0; i < n; i++)
 		ok(t[i].ethtool_file && !strncmp(t[i].ethtool_file, "drivers/net/", 12) && t[i].irq_names,
 		   "%s cites its driver file and names its IRQs", t[i].name);
+	for (size_t i = 0; i < n; i++)
+		ok(t[i].irq_naming != NP_IRQN_GENERIC, "%s: its IRQ naming is in the table", t[i].name);
+	ok(np_driver_lookup("mlx5_core")->chan_affinity == NP_CHAN_KEEPS &&
+	   np_driver_lookup("mlx5_core")->chan_xps == NP_CHAN_RESETS,
+	   "mlx5: a channel change keeps IRQ affinity (EQs from probe) and rewrites XPS");
+	ok(np_driver_lookup("veth")->chan_xps == NP_CHAN_KEEPS, "veth: a channel change keeps XPS");
 	ok(np_driver_lookup("vmxnet3")->no_set_channels, "vmxnet3: channels reported, no setter");
 	ok(!np_driver_lookup("virtio_net")->no_set_channels, "virtio_net: channels settable");
 }
@@ -117,6 +123,25 @@ static void others(void)
 	is_int(check("netdevsim", true, 5, 7, F(RX_USECS) | F(TX_USECS)), 0, "netdevsim takes anything");
 }
 
+/* bnxt_en, ena, gve: bnxt_set_coalesce(), ena_set_coalesce(), gve_set_coalesce() */
+static void cloud(void)
+{
+	const struct np_driver *gve = np_driver_lookup("gve");
+	uint32_t both = F(RX_USECS) | F(TX_USECS);
+
+	is_int(check("gve", false, 8191, 0, both), -EINVAL, "gve: rx-usecs above 8190: EINVAL");
+	is_int(check("gve", false, 0, 8191, both), -EINVAL, "gve: tx-usecs above 8190: EINVAL");
+	is_int(check("gve", false, 8190, 8190, both), 0, "gve: 8190 taken");
+	is_int(np_driver_coal_nearest(gve, NP_COAL_RX_USECS, 10000), 8190,
+	       "gve: a policy's 10000 us becomes 8190");
+	ok(np_driver_lookup("bnxt_en")->adaptive_off_alone,
+	   "bnxt_en: turning adaptive-rx off stores nothing else of the request");
+	is_int(check("bnxt_en", true, 100000, 100000, both), 0,
+	       "bnxt_en: no range refusal (the firmware's maxima clamp)");
+	is_int(check("ena", false, 100000, 64, both), 0,
+	       "ena: no range refusal (divided by the delay resolution)");
+}
+
 static void paired(void)
 {
 	struct np_dev d;
@@ -138,5 +163,6 @@ int main(void)
 	e1000e();
 	others();
 	paired();
+	cloud();
 	return tap_done();
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Device-wide interrupt coalescing: one request carrying only the changed
- * fields (a field the driver lacks would fail the whole request). */
+ * fields (a field the driver lacks would fail the whole request); two where
+ * the driver table says turning adaptive-rx off drops the rest (bnxt). */
+#include "np_drivers.h"
 #include "np_plan.h"
 
 static void fmt(char *buf, size_t len, int f, uint32_t v)
@@ -12,19 +14,11 @@ static void fmt(char *buf, size_t len, int f, uint32_t v)
 		np_fmt_u32(buf, len, v);
 }
 
-static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
+static int add_step(struct np_plan *plan, const struct np_coalesce *a,
+		    const struct np_coalesce *b, uint32_t fields)
 {
-	const struct np_coalesce *a = &from->dev.coalesce, *b = &to->dev.coalesce;
-	uint32_t fields = 0;
 	char x[16], y[16];
 
-	if (a->err || b->err)
-		return 0;
-	for (int f = 0; f < NP_COAL__COUNT; f++)
-		if ((a->supported & b->supported & (1u << f)) && a->val[f] != b->val[f])
-			fields |= 1u << f;
-	if (!fields)
-		return 0;
 	if (np_plan_add_step(plan, &np_knob_coalesce, -1, fields) < 0)
 		return -ENOMEM;
 	for (int f = 0; f < NP_COAL__COUNT; f++) {
@@ -36,6 +30,31 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
+{
+	const struct np_coalesce *a = &from->dev.coalesce, *b = &to->dev.coalesce;
+	const struct np_driver *drv = np_driver_lookup(to->dev.driver);
+	const uint32_t arx = NP_COAL_BIT(NP_COAL_ADAPTIVE_RX);
+	uint32_t fields = 0;
+	int r;
+
+	if (a->err || b->err)
+		return 0;
+	for (int f = 0; f < NP_COAL__COUNT; f++)
+		if ((a->supported & b->supported & (1u << f)) && a->val[f] != b->val[f])
+			fields |= 1u << f;
+	if (!fields)
+		return 0;
+	if (drv && drv->adaptive_off_alone && (fields & arx) && (fields & ~arx) &&
+	    a->val[NP_COAL_ADAPTIVE_RX] && !b->val[NP_COAL_ADAPTIVE_RX]) {
+		r = add_step(plan, a, b, arx);
+		if (r < 0)
+			return r;
+		fields &= ~arx;
+	}
+	return add_step(plan, a, b, fields);
 }
 
 static int apply(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
