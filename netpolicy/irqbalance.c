@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +32,21 @@ static void below_root(const struct cli *c, char *buf, size_t len, const char *p
 	snprintf(buf, len, "%s%s", c->root ? c->root : "", path);
 }
 
-static bool is_irqbalance(const struct cli *c, long pid)
+/* procfd: /proc (below --root).  open, read, close: the fallback below
+ * asks this of every process on the machine. */
+static bool is_irqbalance(int procfd, long pid)
 {
-	char path[PATH_MAX], comm[32] = "";
-	FILE *f;
+	char path[32], comm[32];
+	ssize_t n;
+	int fd;
 
-	snprintf(comm, sizeof(comm), "/proc/%ld/comm", pid);
-	below_root(c, path, sizeof(path), comm);
-	f = fopen(path, "re");
-	if (!f)
+	snprintf(path, sizeof(path), "%ld/comm", pid);
+	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	comm[n > 0 ? n : 0] = '\0';
 	return !strcmp(comm, "irqbalance\n") || !strcmp(comm, "irqbalance");
 }
 
@@ -51,9 +54,14 @@ int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
 {
 	char dir[PATH_MAX];
 	struct dirent *de;
+	int procfd;
 	DIR *d;
 
 	memset(ib, 0, sizeof(*ib));
+	below_root(c, dir, sizeof(dir), "/proc");
+	procfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (procfd < 0)
+		return 0;
 	/* its socket names its pid; a socket left by a crash has no process */
 	below_root(c, dir, sizeof(dir), "/run/irqbalance");
 	d = opendir(dir);
@@ -64,7 +72,7 @@ int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
 		if (strncmp(de->d_name, "irqbalance", 10) || !isdigit((unsigned char)de->d_name[10]))
 			continue;
 		pid = strtol(de->d_name + 10, &end, 10);
-		if (strcmp(end, ".sock") || !is_irqbalance(c, pid))
+		if (strcmp(end, ".sock") || !is_irqbalance(procfd, pid))
 			continue;
 		/* a path the socket API cannot take is no socket for us */
 		if ((size_t)snprintf(ib->socket, sizeof(ib->socket), "%.3800s/%.200s", dir,
@@ -75,21 +83,19 @@ int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
 	}
 	if (d)
 		closedir(d);
-	if (ib->pid)
-		return 1;
 	/* built without its UI socket, or bound to an abstract one */
-	below_root(c, dir, sizeof(dir), "/proc");
-	d = opendir(dir);
+	d = ib->pid ? NULL : fdopendir(dup(procfd));
 	while (d && (de = readdir(d))) {
 		long pid = strtol(de->d_name, NULL, 10);
 
-		if (pid > 0 && is_irqbalance(c, pid)) {
+		if (pid > 0 && is_irqbalance(procfd, pid)) {
 			ib->pid = pid;
 			break;
 		}
 	}
 	if (d)
 		closedir(d);
+	close(procfd);
 	return ib->pid ? 1 : 0;
 }
 
