@@ -66,6 +66,11 @@ void np_log(struct np_ctx *ctx, enum np_log_level level, const char *fmt, ...)
 	ctx->log_fn(ctx->log_ud, level, buf);
 }
 
+void np_ctx_work_counts(const struct np_ctx *ctx, struct np_work_counts *ret)
+{
+	*ret = ctx->counts;
+}
+
 int np_ctx_set_root(struct np_ctx *ctx, const char *dir, struct np_error *err)
 {
 	int fd;

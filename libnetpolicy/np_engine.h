@@ -31,7 +31,8 @@ struct np_engine {
 	const char *cpus;
 	char drop[128];			/* apply: knobs left out (np_plan_opts.drop) */
 	const char *failed_knob;	/* the knob of the step that failed */
-	const struct np_plan *plan;	/* apply: the plan being run, refined after queues reopen */
+	const struct np_plan *plan;	/* apply: the plan being run */
+	struct np_plan *refined;	/* ... refined after queues reopened (np_plan_refine) */
 	bool fresh;			/* *cur was read after the last write */
 	bool plan_fresh;		/* the plan was made from *cur as read under the lock */
 	bool reopened;			/* a step reopened queues */
@@ -44,6 +45,16 @@ struct np_engine {
 int np_engine_start(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
 		    struct np_apply_result *res, struct np_error *err);
 void np_engine_stop(struct np_engine *e);
+/* Start, then finish what an interrupted run left (recovery once, under the
+ * lock) and, with expire, revert a --confirm whose deadline passed: where
+ * every command that changes the device begins. */
+int np_engine_begin(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
+		    struct np_apply_result *res, bool expire, struct np_error *err);
+/* With the lock held and *cur freshly read: apply `plan` (or only its
+ * records when the device is at its target already; e->plan_fresh: the plan
+ * was made from *cur, so its steps say that). */
+int np_engine_apply(struct np_engine *e, struct np_state **cur, const struct np_plan *plan,
+		    unsigned flags, struct np_error *err);
 
 /* Read the device; after the first read, a device that is not the same one
  * (renamed, moved to another namespace, deleted) is -ENODEV with res->vanished
@@ -54,14 +65,16 @@ int np_engine_read(struct np_engine *e, struct np_state **cur, enum np_phase pha
  * record changes once it succeeded. */
 int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
 		  const char *what, const struct np_commit *commit, struct np_error *err);
-/* Converge without a journal (recovery). */
+/* Converge without a journal (recovery); in an apply of a policy's plan,
+ * the knobs after a queue-reopening step converge to the plan refined from
+ * the device as that step left it (e->refined). */
 int np_engine_converge(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
-		       bool per_queue_only, enum np_phase phase, struct np_error *err);
+		       enum np_phase phase, struct np_error *err);
 /* With the lock held: finish or roll back what an interrupted run left. */
 int np_engine_recover(struct np_engine *e, struct np_error *err);
 /* Every difference between the device and goal, as a plan (empty = equal). */
-int np_engine_remaining(const struct np_state *cur, const struct np_state *goal,
-			struct np_plan *p);
+int np_engine_remaining(struct np_engine *e, const struct np_state *cur,
+			const struct np_state *goal, struct np_plan *p);
 /* Free what np_engine_remaining made (the plan borrows its target). */
 void np_engine_steps_free(struct np_plan *p);
 

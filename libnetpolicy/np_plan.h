@@ -33,6 +33,9 @@ struct np_knob {
 	 * resolution): the engine reads back right after the write to tell
 	 * that from a change by someone else */
 	bool driver_rounds;
+	/* what to read again after it (enum np_read_part) when it reopens
+	 * queues or the driver rounds: only that, never the whole device */
+	unsigned rereads;
 };
 
 struct np_change {
@@ -135,6 +138,11 @@ int np_plan_diff(struct np_plan *plan, const struct np_state *from);
  * rest.  Pure, like np_plan_compute; the engine calls it, it never plans. */
 int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
 		   struct np_plan **ret, struct np_error *err);
+/* The same plan again from `now` without the knobs in `drop` (a list as
+ * np_plan_opts.drop): what the driver refused and the policy can do
+ * without (apply/refuse.c). */
+int np_plan_without(const struct np_plan *plan, const struct np_state *now, const char *drop,
+		    struct np_plan **ret, struct np_error *err);
 
 /* Format helpers shared by the knobs. */
 void np_fmt_u32(char *buf, size_t len, uint32_t v);

@@ -95,10 +95,26 @@ enum np_attr {
 
 struct np_backend;
 
+/* What a write can change besides what it wrote, for the engine to read
+ * again (np_backend_ops.refresh) instead of the whole device. */
+enum np_read_part {
+	/* a queue-reopening step: channels, the RSS table (a default one is
+	 * re-spread), the queues and their files, the IRQs (re-requested,
+	 * affinity back to default) and the NAPI files (KERNEL.md) */
+	NP_READ_QUEUES = 1u << 0,
+	NP_READ_RINGS = 1u << 1,
+	NP_READ_COALESCE = 1u << 2,
+};
+
 struct np_backend_ops {
 	const char *name;
 	int (*discover)(struct np_backend *be, const char *ifname, struct np_state *st,
 			struct np_error *err);
+	/* Read again only `parts` (enum np_read_part) of st, a reading of this
+	 * backend's: what a step that reopened queues or that the driver
+	 * rounds may have changed.  -ENODEV when the device is gone. */
+	int (*refresh)(struct np_backend *be, struct np_state *st, unsigned parts,
+		       struct np_error *err);
 	int (*list_devices)(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err);
 	int (*set_channels)(struct np_backend *be, const struct np_dev *dev,
 			    const struct np_channels *want, struct np_error *err);
@@ -144,6 +160,7 @@ struct np_ctx {
 	unsigned confirm_secs;		/* NP_APPLY_TENTATIVE */
 	np_tentative_fn tentative_fn;
 	void *tentative_ud;
+	struct np_work_counts counts;	/* what commands cost (np_test_hooks.h) */
 };
 
 int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);

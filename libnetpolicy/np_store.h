@@ -60,6 +60,12 @@ int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
  * -ENOENT when there is no state directory. */
 int np_store_open_readonly(struct np_ctx *ctx, const char *ifname, struct np_store *s,
 			   struct np_error *err);
+/* One look at the device's records without the lock and without creating
+ * anything: opens read-only, runs fn, closes.  Nothing recorded (no state
+ * directory, or fn's -ENOENT) is 0; otherwise fn's result (say 1 for found). */
+typedef int (*np_store_peek_fn)(struct np_store *s, void *ud, struct np_error *err);
+int np_store_peek(struct np_ctx *ctx, const char *ifname, np_store_peek_fn fn, void *ud,
+		  struct np_error *err);
 /* Releases the lock.  forget: the device does not exist, remove the lock
  * file too (while holding it: lockers check the inode they locked). */
 void np_store_close(struct np_store *s, bool forget);

@@ -18,4 +18,13 @@ int np_ctx_set_root(struct np_ctx *ctx, const char *dir, struct np_error *err);
 typedef void (*np_step_fn)(void *userdata, unsigned step, const char *knob, const char *what);
 void np_ctx_set_step_hook(struct np_ctx *ctx, np_step_fn fn, void *userdata);
 
+/* What the library did since the context was made: whole-device reads
+ * (np_discover), partial re-reads after a step, plans made (np_plan_compute),
+ * plans refined after queues reopened or a knob was refused, and whole-device
+ * diffs the engine ran (a converge pass, a verify). */
+struct np_work_counts {
+	unsigned reads, refreshes, plans, refines, diffs;
+};
+void np_ctx_work_counts(const struct np_ctx *ctx, struct np_work_counts *ret);
+
 #endif

@@ -7,8 +7,8 @@
  *                     net.core sysctls, and their values before any device
  *                     needed them
  * Each device writes only its own sysctl record, under its own lock; a plan
- * reads all of them.  np_plan_compute, the public entry to the pure planner,
- * lives here because it reads them.
+ * reads all of them (np_plan_base_load, called by np_plan_compute in
+ * compose.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,35 +48,46 @@ void np_plan_base_clear(struct np_plan_base *base)
 	memset(base, 0, sizeof(*base));
 }
 
-int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_plan_base *ret)
+struct base_load {
+	const struct np_state *cur;
+	struct np_plan_base *base;
+};
+
+/* What cannot be read is not there: planning goes on from the device. */
+static int load_base(struct np_store *s, void *ud, struct np_error *err)
 {
+	struct base_load *b = ud;
 	struct np_state *pristine = NULL;
 	struct np_sysctl_record own;
 	struct np_ident pid, id;
-	struct np_error ignored;
-	struct np_store s;
 
-	memset(ret, 0, sizeof(*ret));
-	memset(&ignored, 0, sizeof(ignored));
-	/* Planning must not create the directory: a dry run is read-only. */
-	if (np_store_open_readonly(ctx, cur->dev.ifname, &s, &ignored) < 0)
-		return 0;
 	/* A snapshot of an earlier device of this name is not this one's. */
-	if (np_store_pristine_load(&s, &pristine, &pid, &ignored) >= 0) {
-		np_ident_of(ctx, cur, &id);
+	if (np_store_pristine_load(s, &pristine, &pid, err) >= 0) {
+		np_ident_of(s->ctx, b->cur, &id);
 		if (np_ident_same(&pid, &id))
-			ret->pristine = pristine;
+			b->base->pristine = pristine;
 		else
 			np_state_free(pristine);
 	}
 	/* The device's own record first: it saw the pristine values before it
 	 * raised anything. */
-	if (np_store_sysctl_load(&s, &own, &ignored) >= 0) {
-		ret->shared = true;
-		ret->shared_pristine = own.pristine;
+	if (np_store_sysctl_load(s, &own, err) >= 0) {
+		b->base->shared = true;
+		b->base->shared_pristine = own.pristine;
 	}
-	np_store_sysctl_others(&s, other_record, ret);
-	np_store_close(&s, false);
+	np_store_sysctl_others(s, other_record, b->base);
+	return 0;
+}
+
+int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_plan_base *ret)
+{
+	struct base_load b = { .cur = cur, .base = ret };
+	struct np_error ignored;
+
+	memset(ret, 0, sizeof(*ret));
+	memset(&ignored, 0, sizeof(ignored));
+	/* Planning must not create the directory: a dry run is read-only. */
+	(void)np_store_peek(ctx, cur->dev.ifname, load_base, &b, &ignored);
 	return 0;
 }
 
@@ -129,23 +140,4 @@ void np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
 	goal->flow_entries_err = fe ? fe : cur->sys.flow_entries_err;
 	goal->busy_err = be ? be : cur->sys.busy_err;
 	np_plan_base_clear(&base);
-}
-
-int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
-		    const struct np_plan_opts *opts, const struct np_state *state,
-		    struct np_plan **ret, struct np_error *err)
-{
-	struct np_plan_base base;
-	int r;
-
-	if (!state)
-		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "no state");
-	/* without a context there is no state directory: the device as it
-	 * is is pristine and no other device needs anything */
-	if (!ctx)
-		return np_plan_compute_base(policy, opts, state, NULL, ret, err);
-	np_plan_base_load(ctx, state, &base);
-	r = np_plan_compute_base(policy, opts, state, &base, ret, err);
-	np_plan_base_clear(&base);
-	return r;
 }

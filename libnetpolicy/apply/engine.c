@@ -131,6 +131,24 @@ int np_engine_read(struct np_engine *e, struct np_state **cur, enum np_phase pha
 	return 0;
 }
 
+/* Only what a step may have changed besides what it wrote (knob->rereads):
+ * the engine reads the whole device once before and once to verify. */
+static int refresh(struct np_engine *e, struct np_state **cur, unsigned parts,
+		   enum np_phase phase, struct np_error *err)
+{
+	int r;
+
+	if (!e->be->ops->refresh)
+		return np_engine_read(e, cur, phase, err);
+	e->ctx->counts.refreshes++;
+	r = e->be->ops->refresh(e->be, *cur, parts, err);
+	if (r == -ENODEV && e->have_id)
+		return gone(e, phase, err);
+	if (r < 0 && err)
+		err->phase = phase;
+	return r;
+}
+
 void np_engine_steps_free(struct np_plan *p)
 {
 	free(p->steps);
@@ -138,8 +156,10 @@ void np_engine_steps_free(struct np_plan *p)
 	free(p->notes);
 }
 
-int np_engine_remaining(const struct np_state *cur, const struct np_state *goal, struct np_plan *p)
+int np_engine_remaining(struct np_engine *e, const struct np_state *cur, const struct np_state *goal,
+			struct np_plan *p)
 {
+	e->ctx->counts.diffs++;
 	memset(p, 0, sizeof(*p));
 	p->target = (struct np_state *)goal;
 	return np_plan_diff(p, cur);
@@ -192,8 +212,8 @@ static int step(struct np_engine *e, struct np_state **cur, const struct np_stat
 		if (r < 0)
 			return r;
 	}
-	if (phase == NP_PHASE_APPLY && last && (knob->reopens_queues || knob->driver_rounds)) {
-		r = np_engine_read(e, cur, phase, err);
+	if (phase == NP_PHASE_APPLY && last && knob->rereads) {
+		r = refresh(e, cur, knob->rereads, phase, err);
 		if (r >= 0)
 			r = np_engine_answer(e, knob, *cur, goal);
 		if (r < 0)
@@ -205,28 +225,53 @@ static int step(struct np_engine *e, struct np_state **cur, const struct np_stat
 	return 0;
 }
 
-int np_engine_converge(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
-		       bool per_queue_only, enum np_phase phase, struct np_error *err)
+/*
+ * A plan is made from the device as it was; a queue change can bring what
+ * the plan could not know (drivers that request one IRQ per queue at open:
+ * the new queues' IRQs exist only now).  Right after it, the planner refines
+ * the plan from what was read again (np_plan_refine: a fixed point for what
+ * the plan set, covering the rest), and the knobs after it converge to that.
+ */
+static int refine(struct np_engine *e, const struct np_state *cur, struct np_error *err)
 {
+	struct np_plan *p = NULL;
+	int r;
+
+	e->ctx->counts.refines++;
+	r = np_plan_refine(e->plan, cur, &p, err);
+	if (r < 0)
+		return r;
+	np_plan_free(e->refined);
+	e->refined = p;
+	return 0;
+}
+
+int np_engine_converge(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
+		       enum np_phase phase, struct np_error *err)
+{
+	e->ctx->counts.diffs++;
 	for (size_t k = 0; np_knobs[k]; k++) {
 		const struct np_knob *knob = np_knobs[k];
 		struct np_plan p = { .target = (struct np_state *)goal };
 		bool reread = false;
 		int r;
 
-		if (per_queue_only && !knob->per_queue)
-			continue;
 		r = knob->diff(&p, *cur, goal);
 		if (r < 0)
 			r = np_err(err, r, phase, knob->name, "out of memory");
 		for (size_t i = 0; r >= 0 && i < p.n_steps; i++) {
 			r = step(e, cur, goal, &p, i, phase, err);
-			reread = phase == NP_PHASE_APPLY;
+			reread = phase == NP_PHASE_APPLY && knob->rereads;
 		}
 		if (r >= 0 && p.n_steps && knob->reopens_queues) {
 			e->reopened = true;
 			if (!reread)
-				r = np_engine_read(e, cur, phase, err);
+				r = refresh(e, cur, knob->rereads, phase, err);
+			if (r >= 0 && phase == NP_PHASE_APPLY && e->plan && e->plan->policy) {
+				r = refine(e, *cur, err);
+				if (r >= 0)
+					goal = e->refined->target;
+			}
 		}
 		np_engine_steps_free(&p);
 		if (r < 0)
@@ -275,10 +320,10 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 		return;
 	}
 	if (r >= 0)
-		r = np_engine_converge(e, cur, before, false, NP_PHASE_ROLLBACK, &rerr);
+		r = np_engine_converge(e, cur, before, NP_PHASE_ROLLBACK, &rerr);
 	if (r >= 0)
 		r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
-	if (r >= 0 && np_engine_remaining(*cur, before, &left) >= 0) {
+	if (r >= 0 && np_engine_remaining(e, *cur, before, &left) >= 0) {
 		if (left.n_steps) {
 			e->res->rollback_incomplete = true;
 			describe_diff(&left, e->res->rollback_msg, sizeof(e->res->rollback_msg));
@@ -295,44 +340,10 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 	np_error_format(&rerr, e->res->rollback_msg, sizeof(e->res->rollback_msg));
 }
 
-/*
- * A plan is made from the device as it was; a channel change can bring
- * things the plan could not know (drivers that request one IRQ per queue at
- * open: the new queues' IRQs exist only now).  The planner refines the
- * plan from the changed device (np_plan_refine), a fixed point for
- * everything the first plan set that covers the rest; converge to that
- * too.  Only when something reopened queues: otherwise the first plan saw
- * everything.
- */
-static int replan(struct np_engine *e, struct np_state **cur, struct np_plan **ret,
-		  struct np_error *err)
-{
-	struct np_plan *p = NULL;
-	int r;
-
-	if (!e->reopened)
-		return 0;
-	/* from the device as it is now, not as the last re-read saw it; when
-	 * nothing follows this read, verify needs no other */
-	r = e->fresh ? 0 : np_engine_read(e, cur, NP_PHASE_APPLY, err);
-	if (r < 0)
-		return r;
-	r = np_plan_refine(e->plan, *cur, &p, err);
-	if (r < 0)
-		return r;
-	/* Only what follows the queues: a knob the driver ignored or
-	 * rounded must fail or be reported by verify, not be written twice. */
-	if (p->n_steps)
-		r = np_engine_converge(e, cur, p->target, true, NP_PHASE_APPLY, err);
-	*ret = p;
-	return r;
-}
-
 int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
 		  const char *what, const struct np_commit *commit, struct np_error *err)
 {
 	struct np_state *before = NULL;
-	struct np_plan *replanned = NULL;
 	struct np_error jerr;
 	int r;
 
@@ -357,11 +368,9 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 			goto out;
 		}
 	}
-	r = np_engine_converge(e, cur, goal, false, NP_PHASE_APPLY, err);
-	if (r >= 0 && e->plan && e->plan->policy)
-		r = replan(e, cur, &replanned, err);
+	r = np_engine_converge(e, cur, goal, NP_PHASE_APPLY, err);
 	if (r >= 0)
-		r = np_engine_verify(e, cur, before, replanned ? replanned->target : goal,
+		r = np_engine_verify(e, cur, before, e->refined ? e->refined->target : goal,
 				     NP_PHASE_VERIFY, err);
 	/* The run counts once "commit" is on disk; if it cannot be, undo it. */
 	if (r >= 0)
@@ -387,7 +396,8 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	}
 	e->journal = NULL;
 out:
-	np_plan_free(replanned);
+	np_plan_free(e->refined);
+	e->refined = NULL;
 	np_state_free(before);
 	return r;
 }
@@ -444,7 +454,7 @@ int np_engine_recover(struct np_engine *e, struct np_error *err)
 	e->res->recovered = true;
 	e->id = info.id;
 	e->have_id = true;
-	r = np_engine_converge(e, &cur, info.before, false, NP_PHASE_ROLLBACK, err);
+	r = np_engine_converge(e, &cur, info.before, NP_PHASE_ROLLBACK, err);
 	if (r >= 0)
 		r = np_engine_verify(e, &cur, info.before, info.before, NP_PHASE_ROLLBACK, err);
 	if (r >= 0) {

@@ -187,6 +187,22 @@ int np_store_open_readonly(struct np_ctx *ctx, const char *ifname, struct np_sto
 	return dir_open(ctx, false, &s->dirfd, err);
 }
 
+int np_store_peek(struct np_ctx *ctx, const char *ifname, np_store_peek_fn fn, void *ud,
+		  struct np_error *err)
+{
+	struct np_store s;
+	int r;
+
+	r = np_store_open_readonly(ctx, ifname, &s, err);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	r = fn(&s, ud, err);
+	np_store_close(&s, false);
+	return r == -ENOENT ? 0 : r;
+}
+
 void np_store_close(struct np_store *s, bool forget)
 {
 	if (s->lockfd >= 0) {

@@ -74,9 +74,7 @@ int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply_result *r
 	struct np_engine e;
 	int r;
 
-	r = np_engine_start(&e, ctx, ifname, res, err);
-	if (r >= 0)
-		r = np_engine_recover(&e, err);
+	r = np_engine_begin(&e, ctx, ifname, res, false, err);
 	if (r >= 0)
 		r = np_store_tentative_load(&e.store, &t, err);
 	if (r == -ENOENT)
@@ -107,9 +105,7 @@ int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long lo
 	struct np_engine e;
 	int r;
 
-	r = np_engine_start(&e, ctx, ifname, res, err);
-	if (r >= 0)
-		r = np_engine_recover(&e, err);
+	r = np_engine_begin(&e, ctx, ifname, res, false, err);
 	if (r >= 0) {
 		r = np_store_tentative_load(&e.store, &t, err);
 		if (r == -ENOENT) {
@@ -124,24 +120,14 @@ int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long lo
 	return r;
 }
 
-int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
-		     struct np_error *err)
+static int load_pending(struct np_store *s, void *ud, struct np_error *err)
 {
+	struct np_pending *ret = ud;
 	struct np_tentative t;
-	struct np_store s;
 	int r;
 
-	memset(ret, 0, sizeof(*ret));
-	r = np_store_open_readonly(ctx, ifname, &s, err);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return r;
-	ret->journal = np_store_has(&s, NP_FILE_JOURNAL);
-	r = np_store_tentative_load(&s, &t, err);
-	np_store_close(&s, false);
-	if (r == -ENOENT)
-		return 0;
+	ret->journal = np_store_has(s, NP_FILE_JOURNAL);
+	r = np_store_tentative_load(s, &t, err);
 	if (r < 0)
 		return r;
 	ret->tentative = true;
@@ -149,4 +135,11 @@ int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *
 	ret->token = t.token;
 	np_tentative_release(&t);
 	return 0;
+}
+
+int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
+		     struct np_error *err)
+{
+	memset(ret, 0, sizeof(*ret));
+	return np_store_peek(ctx, ifname, load_pending, ret, err);
 }

@@ -17,29 +17,26 @@
 #include "np_policy.h"
 #include "np_refuse.h"
 
+static int has_journal(struct np_store *s, void *ud, struct np_error *err)
+{
+	(void)ud;
+	(void)err;
+	return np_store_has(s, NP_FILE_JOURNAL);
+}
+
 int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
 	       struct np_error *err)
 {
-	struct np_store ro;
 	struct np_engine e;
-	bool pending;
 	int r;
 
 	/* Cheap and read-only when there is nothing to recover: must not
 	 * create the state directory. */
 	memset(res, 0, sizeof(*res));
-	r = np_store_open_readonly(ctx, ifname, &ro, err);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
+	r = np_store_peek(ctx, ifname, has_journal, NULL, err);
+	if (r <= 0)
 		return r;
-	pending = np_store_has(&ro, NP_FILE_JOURNAL);
-	np_store_close(&ro, false);
-	if (!pending)
-		return 0;
-	r = np_engine_start(&e, ctx, ifname, res, err);
-	if (r >= 0)
-		r = np_engine_recover(&e, err);
+	r = np_engine_begin(&e, ctx, ifname, res, false, err);
 	np_engine_stop(&e);
 	return r;
 }
@@ -154,9 +151,10 @@ static int record_needs(struct np_engine *e, const struct np_plan *plan, struct 
 }
 
 /* Converge to the plan; when the driver refuses a knob the policy can do
- * without (refuse.c), plan again from the device, rolled back, without it
- * and converge to that, until it applies or the failure stands.  Each try
- * is a run of its own (journal, commit), recording the knobs left out. */
+ * without (refuse.c), have the planner make the plan again from the device,
+ * rolled back, without it (np_plan_without) and converge to that, until it
+ * applies or the failure stands.  Each try is a run of its own (journal,
+ * commit), recording the knobs left out. */
 static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_plan *plan,
 		    unsigned flags, struct np_commit *c, struct np_error *err)
 {
@@ -168,13 +166,10 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 	r = np_engine_run(e, cur, plan->target, what, c, err);
 	while (r < 0 && np_refusal_drop(e->policy, flags, e->failed_knob, e->res, e->drop,
 					sizeof(e->drop), err)) {
-		struct np_plan_opts opts = { .cpus = *e->cpus ? e->cpus : NULL, .drop = e->drop };
-
 		np_log(e->ctx, NP_LOG_INFO, "%s: %s: %s; applying the policy without it", e->ifname,
 		       e->failed_knob, e->res->dropped[e->res->n_dropped - 1].reason);
 		np_plan_free(again);
 		again = NULL;
-		e->reopened = false;
 		e->failed_knob = NULL;
 		np_engine_answers_free(e);
 		if (c->policy != NP_REC_REMOVE) {
@@ -182,8 +177,10 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 			snprintf(c->policy_rec.drop, sizeof(c->policy_rec.drop), "%s", e->drop);
 		}
 		r = np_engine_read(e, cur, NP_PHASE_APPLY, err);
-		if (r >= 0)
-			r = np_plan_compute(e->ctx, e->policy, &opts, *cur, &again, err);
+		if (r >= 0) {
+			e->ctx->counts.refines++;
+			r = np_plan_without(plan, *cur, e->drop, &again, err);
+		}
 		if (r >= 0) {
 			e->plan = again;
 			r = np_engine_run(e, cur, again->target, what, c, err);
@@ -193,9 +190,7 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 	return r;
 }
 
-/* With the lock held and `cur` freshly read: apply `plan` (or nothing when
- * the device is already at its target). */
-static int apply_locked(struct np_engine *e, struct np_state **cur, const struct np_plan *plan,
+int np_engine_apply(struct np_engine *e, struct np_state **cur, const struct np_plan *plan,
 			unsigned flags, struct np_error *err)
 {
 	struct np_tentative pending = { 0 };
@@ -210,7 +205,7 @@ static int apply_locked(struct np_engine *e, struct np_state **cur, const struct
 	if (e->plan_fresh) {
 		differs = plan->n_steps > 0;
 	} else {
-		if (np_engine_remaining(*cur, plan->target, &left) < 0)
+		if (np_engine_remaining(e, *cur, plan->target, &left) < 0)
 			return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
 		differs = left.n_steps > 0;
 		np_engine_steps_free(&left);
@@ -242,7 +237,6 @@ static int apply_locked(struct np_engine *e, struct np_state **cur, const struct
 	if (r < 0)
 		goto out;
 	e->policy = plan->policy;
-	e->cpus = plan->cpus;
 	e->tentative = flags & NP_APPLY_TENTATIVE;
 	r = run_plan(e, cur, plan, flags, &c, err);
 	if (r >= 0)
@@ -257,6 +251,18 @@ out:
 	return r;
 }
 
+int np_engine_begin(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
+		    struct np_apply_result *res, bool expire, struct np_error *err)
+{
+	int r = np_engine_start(e, ctx, ifname, res, err);
+
+	if (r >= 0)
+		r = np_engine_recover(e, err);
+	if (r >= 0 && expire)
+		r = np_tentative_expire(e, err);
+	return r;
+}
+
 int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 	     struct np_apply_result *res, struct np_error *err)
 {
@@ -264,101 +270,48 @@ int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 	struct np_engine e;
 	int r;
 
-	r = np_engine_start(&e, ctx, plan->target->dev.ifname, res, err);
-	if (r >= 0)
-		r = np_engine_recover(&e, err);
-	if (r >= 0)
-		r = np_tentative_expire(&e, err);
+	r = np_engine_begin(&e, ctx, plan->target->dev.ifname, res, true, err);
 	/* The plan may be older than the device's state: work from a fresh
 	 * read, and write nothing at all when it is already at the target. */
 	if (r >= 0)
 		r = np_engine_read(&e, &cur, NP_PHASE_APPLY, err);
 	if (r >= 0)
-		r = apply_locked(&e, &cur, plan, flags, err);
+		r = np_engine_apply(&e, &cur, plan, flags, err);
 	np_state_free(cur);
 	np_engine_stop(&e);
 	return r;
 }
 
-struct np_plan_opts_buf {
-	struct np_plan_opts opts;
-	struct np_policy_record rec;
+struct saved_pristine {
+	struct np_state *state;
+	struct np_ident id;
 };
 
-/* Setting the policy that is applied, with the same CPUs, leaves out what
- * the driver refused last time: a second `set` writes nothing.  A reset,
- * another policy or --strict tries every knob again. */
-static const struct np_plan_opts *with_recorded_drops(struct np_engine *e,
-						      const struct np_policy *policy,
-						      const struct np_plan_opts *opts,
-						      unsigned flags, struct np_plan_opts_buf *buf)
+static int load_pristine(struct np_store *s, void *ud, struct np_error *err)
 {
-	static const struct np_plan_opts none;
-	struct np_policy_record *a = &buf->rec;
-	const char *cpus = opts && opts->cpus ? opts->cpus : "";
+	struct saved_pristine *p = ud;
+	int r = np_store_pristine_load(s, &p->state, &p->id, err);
 
-	if ((flags & NP_APPLY_STRICT) || (opts && opts->drop) ||
-	    np_store_policy_load(&e->store, a, NULL) < 0 || !a->drop[0] ||
-	    strcmp(a->policy, policy->name) || strcmp(a->cpus, cpus))
-		return opts;
-	buf->opts = opts ? *opts : none;
-	buf->opts.drop = a->drop;
-	return &buf->opts;
-}
-
-int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_policy *policy,
-		    const struct np_plan_opts *opts, unsigned flags, struct np_plan **ret_plan,
-		    struct np_apply_result *res, struct np_error *err)
-{
-	struct np_plan_opts_buf o;
-	struct np_state *cur = NULL;
-	struct np_plan *plan = NULL;
-	struct np_engine e;
-	int r;
-
-	/* Plan under the lock from the one read the apply starts from: no
-	 * other netpolicy can change the device between plan and apply. */
-	r = np_engine_start(&e, ctx, ifname, res, err);
-	if (r >= 0)
-		r = np_engine_recover(&e, err);
-	if (r >= 0)
-		r = np_tentative_expire(&e, err);
-	if (r >= 0)
-		r = np_engine_read(&e, &cur, NP_PHASE_DISCOVER, err);
-	if (r >= 0)
-		r = np_plan_compute(ctx, policy, with_recorded_drops(&e, policy, opts, flags, &o), cur,
-				    &plan, err);
-	e.plan_fresh = true;
-	if (r >= 0)
-		r = apply_locked(&e, &cur, plan, flags, err);
-	np_state_free(cur);
-	np_engine_stop(&e);
-	if (plan && ret_plan)
-		*ret_plan = plan;
-	else
-		np_plan_free(plan);
-	return r;
+	return r < 0 ? r : 1;
 }
 
 int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 		  struct np_error *err)
 {
-	struct np_state *cur = NULL, *pristine = NULL;
+	struct saved_pristine saved = { 0 };
+	struct np_state *cur = NULL, *pristine;
 	struct np_plan *plan = NULL;
-	struct np_store s;
 	struct np_ident pid, id;
 	int r;
 
-	r = np_store_open_readonly(ctx, ifname, &s, err);
-	if (r >= 0) {
-		r = np_store_pristine_load(&s, &pristine, &pid, err);
-		np_store_close(&s, false);
-	}
-	if (r == -ENOENT)
-		return np_err(err, r, NP_PHASE_PLAN, NULL,
+	r = np_store_peek(ctx, ifname, load_pristine, &saved, err);
+	if (r == 0)
+		return np_err(err, -ENOENT, NP_PHASE_PLAN, NULL,
 			      "netpolicy has not changed this device: nothing to reset");
 	if (r < 0)
 		return r;
+	pristine = saved.state;
+	pid = saved.id;
 	r = np_discover(ctx, ifname, &cur, err);
 	if (r < 0)
 		goto out;
@@ -390,6 +343,18 @@ out:
 	return r;
 }
 
+/* The records of a device netpolicy holds nothing for any more. */
+static int forget_records(struct np_store *s, struct np_error *err)
+{
+	int r = np_store_remove(s, NP_FILE_TENTATIVE, err);
+
+	if (r >= 0)
+		r = np_store_remove(s, NP_FILE_POLICY, err);
+	if (r >= 0)
+		r = np_plan_base_forget(s, err);
+	return r;
+}
+
 /* Reset ends everything netpolicy holds for the device, a pending
  * --confirm included: the pristine state is where it returns. */
 int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_plan **ret_plan,
@@ -404,19 +369,13 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	int r;
 
 	(void)flags;
-	r = np_engine_start(&e, ctx, ifname, res, err);
-	if (r >= 0)
-		r = np_engine_recover(&e, err);
+	r = np_engine_begin(&e, ctx, ifname, res, false, err);
 	if (r >= 0)
 		r = np_store_pristine_load(&e.store, &pristine, &pid, err);
 	if (r == -ENOENT) {
 		/* Never changed (or already reset): nothing to do, like a
 		 * second `set`; a record without a snapshot is litter. */
-		r = np_store_remove(&e.store, NP_FILE_TENTATIVE, err);
-		if (r >= 0)
-			r = np_store_remove(&e.store, NP_FILE_POLICY, err);
-		if (r >= 0)
-			r = np_plan_base_forget(&e.store, err);
+		r = forget_records(&e.store, err);
 		goto out;
 	}
 	if (r >= 0)
@@ -425,11 +384,7 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 		/* saved for an earlier device of this name: nothing of ours here */
 		r = np_store_remove(&e.store, NP_FILE_PRISTINE, err);
 		if (r >= 0)
-			r = np_store_remove(&e.store, NP_FILE_TENTATIVE, err);
-		if (r >= 0)
-			r = np_store_remove(&e.store, NP_FILE_POLICY, err);
-		if (r >= 0)
-			r = np_plan_base_forget(&e.store, err);
+			r = forget_records(&e.store, err);
 		goto out;
 	}
 	/* Machine-wide sysctls: what the other devices still need. */
@@ -460,25 +415,23 @@ out:
 	return r;
 }
 
+static int load_policy(struct np_store *s, void *ud, struct np_error *err)
+{
+	int r = np_store_policy_load(s, ud, err);
+
+	return r < 0 ? r : 1;
+}
+
 static int read_active(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
 		       struct np_error *err)
 {
 	struct np_policy_record rec;
-	struct np_store s;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
 	/* Reading must not create the directory: show is read-only. */
-	r = np_store_open_readonly(ctx, ifname, &s, err);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return r;
-	r = np_store_policy_load(&s, &rec, err);
-	np_store_close(&s, false);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
+	r = np_store_peek(ctx, ifname, load_policy, &rec, err);
+	if (r <= 0)
 		return r;
 	snprintf(ret->policy, sizeof(ret->policy), "%s", rec.policy);
 	snprintf(ret->cpus, sizeof(ret->cpus), "%s", rec.cpus);

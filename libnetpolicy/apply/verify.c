@@ -112,8 +112,8 @@ int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np
 	r = e->fresh ? 0 : np_engine_read(e, cur, phase, err);
 	if (r < 0)
 		return r;
-	if (np_engine_remaining(*cur, goal, &left) < 0 ||
-	    np_engine_remaining(before, goal, &wanted) < 0) {
+	if (np_engine_remaining(e, *cur, goal, &left) < 0 ||
+	    np_engine_remaining(e, before, goal, &wanted) < 0) {
 		np_engine_steps_free(&left);
 		return np_err(err, -ENOMEM, phase, NULL, "out of memory");
 	}

@@ -20,6 +20,7 @@ int np_discover(struct np_ctx *ctx, const char *ifname, struct np_state **ret,
 	r = np_ctx_backend(ctx, &be, err);
 	if (r < 0)
 		return r;
+	ctx->counts.reads++;
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");

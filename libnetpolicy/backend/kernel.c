@@ -107,6 +107,24 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	return np_kernel_read_files(rootfd, st, err);
 }
 
+/* A vanished device answers ENODEV to ethtool; a device that is gone
+ * from sysfs (renamed, moved) is found by the verify read's identity
+ * check, which every run ends with. */
+static int kernel_refresh(struct np_backend *be, struct np_state *st, unsigned parts,
+			  struct np_error *err)
+{
+	int rootfd = be->ctx->rootfd;
+	int r;
+
+	r = np_ethnl_reread(kb(be)->nl, &st->dev, parts, err);
+	if (r < 0 || !(parts & NP_READ_QUEUES))
+		return r;
+	r = np_sysfs_read_queues(rootfd, &st->dev, err);
+	if (r < 0)
+		return r;
+	return np_irq_read(rootfd, &st->dev, err);
+}
+
 static int kernel_list(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err)
 {
 	int r = rtnl_sock(kb(be), err);
@@ -167,6 +185,7 @@ static void kernel_free(struct np_backend *be)
 static const struct np_backend_ops kernel_ops = {
 	.name = "kernel",
 	.discover = kernel_discover,
+	.refresh = kernel_refresh,
 	.list_devices = kernel_list,
 	.set_channels = kernel_set_channels,
 	.set_rings = kernel_set_rings,

@@ -16,6 +16,10 @@ void np_ethnl_close(struct np_ethnl *nl);
  * An op the driver lacks sets that knob's err and is not a failure; only a
  * vanished device (-ENODEV) or a broken socket fails the whole read. */
 int np_ethnl_read(struct np_ethnl *nl, struct np_dev *dev, struct np_error *err);
+/* Again only the readings of `parts` (enum np_read_part): channels and the
+ * RSS table for NP_READ_QUEUES, rings, coalescing. */
+int np_ethnl_reread(struct np_ethnl *nl, struct np_dev *dev, unsigned parts,
+		    struct np_error *err);
 int np_ethnl_set_channels(struct np_ethnl *nl, const struct np_dev *dev,
 			  const struct np_channels *want, struct np_error *err);
 int np_ethnl_set_rings(struct np_ethnl *nl, const struct np_dev *dev,
@@ -52,6 +56,9 @@ int np_rtnl_list(struct nl_sock *sk, char ***ret, size_t *ret_n, struct np_error
 int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,
 		      struct np_error *err);
 int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret);
+/* Only the queues (rx-N/tx-N and their files) and the NAPI files: what a
+ * queue-reopening step changes. */
+int np_sysfs_read_queues(int rootfd, struct np_dev *dev, struct np_error *err);
 int np_sysfs_write_attr(int rootfd, const struct np_dev *dev, enum np_attr attr,
 			unsigned index, const char *value, struct np_error *err);
 

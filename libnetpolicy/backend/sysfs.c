@@ -203,8 +203,7 @@ static void read_napi(int rootfd, const char *ifname, struct np_napi *napi)
 		napi->threaded_err = np_read_u32_at(rootfd, path, &napi->threaded);
 }
 
-int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,
-		      struct np_error *err)
+int np_sysfs_read_queues(int rootfd, struct np_dev *dev, struct np_error *err)
 {
 	struct np_rxq *rxq = NULL;
 	struct np_txq *txq = NULL;
@@ -212,23 +211,11 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 	char path[128];
 	int r;
 
-	r = np_ifname_validate(dev->ifname, err);
-	if (r < 0)
-		return r;
-	snprintf(path, sizeof(path), "sys/class/net/%s", dev->ifname);
-	r = np_exists_at(rootfd, path);
-	if (r == -ENOENT)
-		return np_err(err, -ENODEV, NP_PHASE_DISCOVER, NULL, "no such device");
-	if (r < 0)
-		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: %s", path, strerror(-r));
-	read_numa(rootfd, dev, topo);
-	read_driver(rootfd, dev);
 	read_napi(rootfd, dev->ifname, &dev->napi);
-
 	r = count_queues(rootfd, dev->ifname, &n_rx, &n_tx);
 	if (r < 0)
-		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s/queues: %s", path,
-			      strerror(-r));
+		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "/sys/class/net/%s/queues: %s",
+			      dev->ifname, strerror(-r));
 	rxq = calloc(n_rx ? n_rx : 1, sizeof(*rxq));
 	txq = calloc(n_tx ? n_tx : 1, sizeof(*txq));
 	if (!rxq || !txq) {
@@ -263,6 +250,26 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 	dev->n_rxq = n_rx;
 	dev->n_txq = n_tx;
 	return 0;
+}
+
+int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,
+		      struct np_error *err)
+{
+	char path[128];
+	int r;
+
+	r = np_ifname_validate(dev->ifname, err);
+	if (r < 0)
+		return r;
+	snprintf(path, sizeof(path), "sys/class/net/%s", dev->ifname);
+	r = np_exists_at(rootfd, path);
+	if (r == -ENOENT)
+		return np_err(err, -ENODEV, NP_PHASE_DISCOVER, NULL, "no such device");
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: %s", path, strerror(-r));
+	read_numa(rootfd, dev, topo);
+	read_driver(rootfd, dev);
+	return np_sysfs_read_queues(rootfd, dev, err);
 }
 
 int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret)

@@ -419,7 +419,7 @@ out:
 }
 
 /* A plan is the planner's target plus the differ's steps from the state it
- * was planned on.  np_plan_compute (apply/base.c) reads the base first. */
+ * was planned on.  np_plan_compute (compose.c) reads the base first. */
 int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_opts *opts,
 			 const struct np_state *state, const struct np_plan_base *base,
 			 struct np_plan **ret, struct np_error *err)
@@ -440,6 +440,18 @@ int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_op
 		plan->base = *base;
 		plan->base.pristine = NULL;
 		if (base->pristine && np_state_dup(base->pristine, &pr) < 0) {
+			np_plan_free(plan);
+			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+		}
+		plan->base.pristine = pr;
+	}
+	/* Without a snapshot the device as it is is pristine: keep it as the
+	 * plan's, so a refinement after queues reopened (np_plan_refine) puts
+	 * back what the device had before, not what the queue change left. */
+	if (!plan->base.pristine) {
+		struct np_state *pr = NULL;
+
+		if (np_state_dup(state, &pr) < 0) {
 			np_plan_free(plan);
 			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		}

@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* np_plan_refine: planning once more after queues reopened, so that the
- * engine applies plans and never makes one (pure: the base the plan was made
+/* np_plan_refine: planning once more after queues reopened, and
+ * np_plan_without: after the driver refused a knob, so that the engine
+ * applies plans and never makes one (pure: the base the plan was made
  * from travels with it). */
 #include <errno.h>
 
 #include "np_plan.h"
 #include "np_policy.h"
 
-int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
-		   struct np_plan **ret, struct np_error *err)
+int np_plan_without(const struct np_plan *plan, const struct np_state *now, const char *drop,
+		    struct np_plan **ret, struct np_error *err)
 {
 	struct np_plan_opts opts = { .cpus = plan->cpus[0] ? plan->cpus : NULL,
-				     .drop = plan->drop[0] ? plan->drop : NULL };
+				     .drop = drop && drop[0] ? drop : NULL };
 
 	if (!plan->policy)
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "a rollback plan has no policy");
 	/* from what the plan was made from: the same pristine values and
 	 * machine-wide needs */
 	return np_plan_compute_base(plan->policy, &opts, now, &plan->base, ret, err);
+}
+
+int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
+		   struct np_plan **ret, struct np_error *err)
+{
+	return np_plan_without(plan, now, plan->drop, ret, err);
 }

@@ -143,7 +143,7 @@ int np_sim_fail(struct np_error *err, enum np_phase phase, const char *knob, int
 	return code;
 }
 
-static struct np_dev *find_dev(struct np_sim_model *m, const char *ifname)
+struct np_dev *np_sim_find_dev(struct np_sim_model *m, const char *ifname)
 {
 	for (size_t i = 0; i < m->n_devs; i++)
 		if (!strcmp(m->devs[i].ifname, ifname))
@@ -190,7 +190,7 @@ int np_sim_begin(struct np_sim *s, struct np_sim_call *c, const char *ifname, bo
 		s->m.calls[c->op]++;
 		s->dirty = true;
 	}
-	c->dev = find_dev(&s->m, ifname);
+	c->dev = np_sim_find_dev(&s->m, ifname);
 	if (!c->dev && need_dev)
 		return np_err(err, -ENODEV, c->phase, NULL, "no such device");
 	if (hit && hit->mode == NP_SIM_MODE_FAIL)

@@ -97,6 +97,7 @@ int np_sim_save(struct np_sim *s, struct np_error *err);
 /* fault.c */
 int np_sim_faults_parse(struct np_sim_model *m, struct np_error *err);
 int np_sim_calls_add(struct json_object *o, const struct np_sim_model *m);
+struct np_dev *np_sim_find_dev(struct np_sim_model *m, const char *ifname);
 int np_sim_fail(struct np_error *err, enum np_phase phase, const char *knob, int code,
 		const char *extack);
 int np_sim_begin(struct np_sim *s, struct np_sim_call *c, const char *ifname, bool need_dev,

@@ -40,6 +40,50 @@ static int sim_discover(struct np_backend *be, const char *ifname, struct np_sta
 	return np_sim_finish(s, 0, err);
 }
 
+#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+/* Only `parts` of the device from the model again: the engine sees what a
+ * queue change or a rounding driver left, like on a real machine.  Not a
+ * "discover" call for fault injection (no fault can hit it). */
+static int sim_refresh(struct np_backend *be, struct np_state *st, unsigned parts,
+		       struct np_error *err)
+{
+	struct np_sim *s = np_sim_of(be);
+	struct np_dev *d, tmp;
+	int r;
+
+	r = np_sim_sync(s, err);
+	if (r < 0)
+		return r;
+	d = np_sim_find_dev(&s->m, st->dev.ifname);
+	if (!d)
+		return np_err(err, -ENODEV, NP_PHASE_DISCOVER, NULL, "no such device");
+	memset(&tmp, 0, sizeof(tmp));
+	if (np_dev_copy(&tmp, d) < 0) {
+		np_dev_clear(&tmp);
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+	}
+	/* the copies' old values go with tmp */
+	if (parts & NP_READ_QUEUES) {
+		tmp.channels.fixed = st->dev.channels.fixed;
+		SWAP(st->dev.channels, tmp.channels);
+		SWAP(st->dev.rss, tmp.rss);
+		SWAP(st->dev.napi, tmp.napi);
+		SWAP(st->dev.n_rxq, tmp.n_rxq);
+		SWAP(st->dev.rxq, tmp.rxq);
+		SWAP(st->dev.n_txq, tmp.n_txq);
+		SWAP(st->dev.txq, tmp.txq);
+		SWAP(st->dev.n_irq, tmp.n_irq);
+		SWAP(st->dev.irq, tmp.irq);
+	}
+	if (parts & NP_READ_RINGS)
+		SWAP(st->dev.rings, tmp.rings);
+	if (parts & NP_READ_COALESCE)
+		SWAP(st->dev.coalesce, tmp.coalesce);
+	np_dev_clear(&tmp);
+	return 0;
+}
+
 static int sim_list(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err)
 {
 	struct np_sim *s = np_sim_of(be);
@@ -80,6 +124,7 @@ static void sim_free(struct np_backend *be)
 static const struct np_backend_ops sim_ops = {
 	.name = "sim",
 	.discover = sim_discover,
+	.refresh = sim_refresh,
 	.list_devices = sim_list,
 	.set_channels = np_sim_set_channels,
 	.set_rings = np_sim_set_rings,

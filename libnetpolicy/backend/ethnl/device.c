@@ -23,6 +23,49 @@ static int knob_done(struct np_ethnl *nl, const struct np_dev *dev, int r, int *
 	return 0;
 }
 
+/* The settability probes and the quirks are facts of the driver, not of
+ * the values: a re-read keeps them. */
+int np_ethnl_reread(struct np_ethnl *nl, struct np_dev *dev, unsigned parts,
+		    struct np_error *err)
+{
+	const char *ifname = dev->ifname;
+	int r = 0;
+
+	if (parts & NP_READ_QUEUES) {
+		bool fixed = dev->channels.fixed;
+
+		r = np_ethnl_read_channels(nl, ifname, &dev->channels);
+		r = knob_done(nl, dev, r, &dev->channels.err, "channels", err);
+		dev->channels.fixed = fixed;
+		if (r < 0)
+			return r;
+		free(dev->rss.indir);
+		free(dev->rss.key);
+		dev->rss = (struct np_rss){ 0 };
+		r = np_ethnl_read_rss(nl, ifname, &dev->rss);
+		r = knob_done(nl, dev, r, &dev->rss.err, "RSS table", err);
+		if (r < 0)
+			return r;
+	}
+	if (parts & NP_READ_RINGS) {
+		bool fixed = dev->rings.fixed;
+
+		r = np_ethnl_read_rings(nl, ifname, &dev->rings);
+		r = knob_done(nl, dev, r, &dev->rings.err, "rings", err);
+		dev->rings.fixed = fixed;
+		if (r < 0)
+			return r;
+	}
+	if (parts & NP_READ_COALESCE) {
+		uint32_t fixed = dev->coalesce.fixed;
+
+		r = np_ethnl_read_coalesce(nl, ifname, &dev->coalesce);
+		r = knob_done(nl, dev, r, &dev->coalesce.err, "coalescing", err);
+		dev->coalesce.fixed = fixed & dev->coalesce.supported;
+	}
+	return r;
+}
+
 int np_ethnl_read(struct np_ethnl *nl, struct np_dev *dev, struct np_error *err)
 {
 	const char *ifname = dev->ifname;

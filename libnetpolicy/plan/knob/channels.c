@@ -28,4 +28,5 @@ const struct np_knob np_knob_channels = {
 	.diff = diff,
 	.apply = apply,
 	.reopens_queues = true,
+	.rereads = NP_READ_QUEUES,
 };

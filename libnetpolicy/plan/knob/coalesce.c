@@ -71,4 +71,5 @@ const struct np_knob np_knob_coalesce = {
 	 * 1000000 / that (drivers/net/ethernet/intel/e1000e/ethtool.c,
 	 * e1000_set_coalesce() and e1000_get_coalesce()) */
 	.driver_rounds = true,
+	.rereads = NP_READ_COALESCE,
 };

@@ -28,4 +28,5 @@ const struct np_knob np_knob_rings = {
 	.diff = diff,
 	.apply = apply,
 	.reopens_queues = true,
+	.rereads = NP_READ_RINGS | NP_READ_QUEUES,
 };
