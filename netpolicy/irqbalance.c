@@ -226,12 +226,27 @@ int cli_irqbalance_status(struct cli *c, struct cli_irqbalance *ib)
 	return 1;
 }
 
+/* A virtual device (veth, bridge: no device/ link in sysfs) has no IRQs of
+ * its own (backend/irq.c), so nothing irqbalance could move: no need to
+ * look for it among every process.  A model's devices are not in sysfs. */
+static bool may_have_irqs(const struct cli *c)
+{
+	char path[PATH_MAX], rel[64];
+
+	if (c->model)
+		return true;
+	snprintf(rel, sizeof(rel), "/sys/class/net/%s/device", c->device);
+	below_root(c, path, sizeof(path), rel);
+	return access(path, F_OK) == 0;
+}
+
 void cli_irqbalance_note(struct cli *c, bool drift)
 {
 	struct cli_irqbalance ib;
 	char list[512], args[1024];
 
-	if (c->quiet || !cli_irqbalance_status(c, &ib) || !ib.n_irqs || ib.all_banned)
+	if (c->quiet || !may_have_irqs(c) || !cli_irqbalance_status(c, &ib) || !ib.n_irqs ||
+	    ib.all_banned)
 		return;
 	list_irqs(list, sizeof(list), ib.irqs, ib.n_irqs, ",");
 	list_irqs(args, sizeof(args), ib.irqs, ib.n_irqs, " --banirq=");
