@@ -100,7 +100,8 @@ struct np_backend;
 enum np_read_part {
 	/* a queue-reopening step: channels, the RSS table (a default one is
 	 * re-spread), the queues and their files, the IRQs (re-requested,
-	 * affinity back to default) and the NAPI files (KERNEL.md) */
+	 * affinity back to default), the NAPI files, instances and kthreads
+	 * (KERNEL.md) */
 	NP_READ_QUEUES = 1u << 0,
 	NP_READ_RINGS = 1u << 1,
 	NP_READ_COALESCE = 1u << 2,

@@ -119,10 +119,18 @@ static int kernel_refresh(struct np_backend *be, struct np_state *st, unsigned p
 	r = np_ethnl_reread(kb(be)->nl, &st->dev, parts, err);
 	if (r < 0 || !(parts & NP_READ_QUEUES))
 		return r;
+	/* new queues, new NAPI instances (ids, IRQs, kthreads) */
+	r = np_netdev_read(kb(be)->nl, &st->dev);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_DISCOVER, "napi", "netdev netlink: %s",
+			      strerror(-r));
 	r = np_sysfs_read_queues(rootfd, &st->dev, err);
 	if (r < 0)
 		return r;
-	return np_irq_read(rootfd, &st->dev, err);
+	r = np_irq_read(rootfd, &st->dev, err);
+	if (r < 0)
+		return r;
+	return np_napi_threads_read(rootfd, &st->dev, err);
 }
 
 static int kernel_list(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err)

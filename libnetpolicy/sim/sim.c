@@ -69,6 +69,9 @@ static int sim_refresh(struct np_backend *be, struct np_state *st, unsigned part
 		SWAP(st->dev.channels, tmp.channels);
 		SWAP(st->dev.rss, tmp.rss);
 		SWAP(st->dev.napi, tmp.napi);
+		SWAP(st->dev.napis, tmp.napis);
+		SWAP(st->dev.n_napi_thread, tmp.n_napi_thread);
+		SWAP(st->dev.napi_thread, tmp.napi_thread);
 		SWAP(st->dev.n_rxq, tmp.n_rxq);
 		SWAP(st->dev.rxq, tmp.rxq);
 		SWAP(st->dev.n_txq, tmp.n_txq);
