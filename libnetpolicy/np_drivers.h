@@ -84,7 +84,24 @@ struct np_driver {
 	enum np_chan_effect chan_xps;		/* ... and to the queues' XPS maps */
 	const char *irq_names;		/* how its queue IRQs are named in /proc/interrupts */
 	enum np_irq_naming irq_naming;	/* ... and which matcher reads them */
+	/* ntuple filters and extra RSS contexts (the mixed policy); all zero:
+	 * the table says nothing, what the kernel reports decides */
+	const char *ntuple_file;	/* where these facts come from */
+	bool no_ntuple;			/* no ntuple filters (no SRXCLSRLINS) */
+	uint32_t ntuple_types;		/* bit n: its rules take flow_type n; 0 unknown */
+	bool ntuple_vlan;		/* takes a VLAN id match (FLOW_EXT vlan_tci) */
+	bool no_rss_ctx;		/* no extra RSS contexts (rules target a queue) */
+	uint32_t rss_ctx_max;		/* context ids are below it, 0 unknown */
+	uint32_t ntuple_size;		/* rule locations, 0 unknown (or hardware-dependent) */
+	bool perqueue_coalesce;		/* ETHTOOL_PERQUEUE coalescing */
 };
+
+#define NP_FLOW_BIT(t) (1u << (t))
+
+/* Would the driver take this rule's match?  0, or -EINVAL with the
+ * driver's reason in why (drv NULL: no facts, anything goes). */
+int np_driver_rule_check(const struct np_driver *drv, const struct ethtool_rx_flow_spec *fs,
+			 char *why, size_t len);
 
 /* The entry for a driver name, or NULL (generic behaviour). */
 const struct np_driver *np_driver_lookup(const char *name);

@@ -131,6 +131,22 @@ struct np_backend_ops {
 			     uint32_t n, struct np_error *err);
 	int (*write_attr)(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,
 			  unsigned index, const char *value, struct np_error *err);
+	/* ntuple rules and extra RSS contexts (the mixed policy).  A rule goes
+	 * to rule->fs.location (RX_CLS_LOC_ANY: the driver's choice, where it
+	 * places rules itself); *ret_loc is where it went.  A context is made
+	 * with ctx->id (0: the kernel's choice, *ret_id) and ctx's table
+	 * (n_indir 0: the driver's default spread); ctx_set changes the table
+	 * of an existing one. */
+	int (*rule_insert)(struct np_backend *be, const struct np_dev *dev,
+			   const struct np_rule *rule, uint32_t *ret_loc, struct np_error *err);
+	int (*rule_delete)(struct np_backend *be, const struct np_dev *dev, uint32_t loc,
+			   struct np_error *err);
+	int (*ctx_create)(struct np_backend *be, const struct np_dev *dev,
+			  const struct np_rss_ctx *ctx, uint32_t *ret_id, struct np_error *err);
+	int (*ctx_set)(struct np_backend *be, const struct np_dev *dev,
+		       const struct np_rss_ctx *ctx, struct np_error *err);
+	int (*ctx_delete)(struct np_backend *be, const struct np_dev *dev, uint32_t id,
+			  struct np_error *err);
 	void (*free)(struct np_backend *be);
 };
 

@@ -36,6 +36,12 @@ int np_napi_threads_from_json(struct json_object *dev, const char *path, unsigne
 /* One device as in a model: the state object without "sysctl" and "topology". */
 struct json_object *np_dev_to_json(const struct np_dev *d);
 
+/* ntuple rules and RSS contexts (model/steer.c): the "ntuple" and
+ * "rss_contexts" members of a device object. */
+int np_steer_to_json(const struct np_steer *s, struct json_object *dev);
+int np_steer_from_json(struct json_object *dev, const char *path, struct np_steer *ret,
+		       struct np_error *err);
+
 /* Readers.  topo bounds the CPU masks of the device (NULL or nr_cpus 0: no bound). */
 int np_topology_from_json(struct json_object *obj, const char *path, struct np_topology *ret,
 			  struct np_error *err);

@@ -12,6 +12,7 @@
 #ifndef NP_STATE_H
 #define NP_STATE_H
 
+#include <linux/ethtool.h>
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -204,6 +205,42 @@ struct np_sysctl {
 	uint32_t busy_poll, busy_read;
 };
 
+/* --- steering: ntuple rules and extra RSS contexts (the mixed policy) ------ */
+
+/* One rule as the kernel holds it (ETHTOOL_GRXCLSRULE): fs.location is where
+ * it is; with FLOW_RSS in fs.flow_type it spreads over rss_context's table,
+ * fs.ring_cookie added to each entry, else ring_cookie is its queue. */
+struct np_rule {
+	struct ethtool_rx_flow_spec fs;
+	uint32_t rss_context;
+};
+
+/* An extra RSS context (ETHTOOL_SRSSH / RSS_CREATE_ACT): its own table. */
+struct np_rss_ctx {
+	uint32_t id;			/* 1..; 0 is the main table */
+	uint32_t n_indir;
+	uint32_t *indir;		/* absolute queue numbers */
+};
+
+struct np_steer {
+	int err;			/* ntuple rules: -EOPNOTSUPP when the driver has none */
+	uint32_t size;			/* rule locations (ETHTOOL_GRXCLSRLCNT) */
+	bool special;			/* RX_CLS_LOC_SPECIAL: the driver places rules itself */
+	unsigned n_rules;
+	struct np_rule *rules;		/* by location */
+	int ctx_err;			/* extra RSS contexts: -EOPNOTSUPP when none */
+	uint32_t ctx_max;		/* context ids are below it */
+	unsigned n_ctx;
+	struct np_rss_ctx *ctx;		/* by id */
+};
+
+/* The rule at location loc, the context id, or NULL. */
+const struct np_rule *np_steer_rule(const struct np_steer *s, uint32_t loc);
+const struct np_rss_ctx *np_steer_ctx(const struct np_steer *s, uint32_t id);
+/* Deep copy / release of the arrays. */
+int np_steer_copy(struct np_steer *dst, const struct np_steer *src);
+void np_steer_clear(struct np_steer *s);
+
 struct np_dev {
 	char ifname[IFNAMSIZ];
 	int ifindex;
@@ -225,6 +262,7 @@ struct np_dev {
 	struct np_napis napis;
 	unsigned n_napi_thread;
 	struct np_napi_thread *napi_thread;
+	struct np_steer steer;
 
 	unsigned n_rxq, n_txq;			/* real queues: queues/rx-N, tx-N */
 	struct np_rxq *rxq;

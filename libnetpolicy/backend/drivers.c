@@ -127,6 +127,29 @@ static const struct np_coal_range gve_ranges[] = {
 	{ NP_COAL_TX_USECS, 0, 8190, -EINVAL },
 };
 
+/* --- ntuple filters and RSS contexts (the mixed policy) ----------------------
+ * ice: drivers/net/ethernet/intel/ice/ice_ethtool_fdir.c, ice_add_fdir_ethtool()
+ * -> ice_set_fdir_input_set(): TCP/UDP/SCTP over IPv4 and IPv6 and
+ * IPV4_USER_FLOW / IPV6_USER_FLOW, anything else -EINVAL; FLOW_EXT only for
+ * its user-def flexible bytes (no VLAN match); a rule targets a queue
+ * (ethtool_get_flow_spec_ring); location below ice_get_fdir_cnt_all()
+ * (hardware-dependent: a model says).  ice_ethtool.c has no
+ * create_rxfh_context (ADQ channels come from tc mqprio, not ethtool), but
+ * per-queue coalescing (ice_set_per_q_coalesce()).
+ * mlx5: drivers/net/ethernet/mellanox/mlx5/core/en_fs_ethtool.c,
+ * validate_flow(): ETHER_FLOW, TCP/UDP over IPv4 and IPv6, IP_USER_FLOW,
+ * IPV6_USER_FLOW (no SCTP); validate_vlan(): a VLAN id with mask 0xfff;
+ * location below MAX_NUM_OF_ETHTOOL_RULES (1024); FLOW_RSS rules go to an
+ * RSS context (flow_get_tirn()).  en_ethtool.c: rxfh_max_num_contexts
+ * MLX5E_MAX_NUM_RSS (16); no per-queue coalescing op.
+ * e1000e (drivers/net/ethernet/intel/e1000e/ethtool.c) and veth
+ * (drivers/net/veth.c) have no set_rxnfc: no ntuple filters. */
+#define IP_TYPES (NP_FLOW_BIT(TCP_V4_FLOW) | NP_FLOW_BIT(UDP_V4_FLOW) | \
+		  NP_FLOW_BIT(TCP_V6_FLOW) | NP_FLOW_BIT(UDP_V6_FLOW) | \
+		  NP_FLOW_BIT(IPV4_USER_FLOW) | NP_FLOW_BIT(IPV6_USER_FLOW))
+#define ICE_NTUPLE "drivers/net/ethernet/intel/ice/ice_ethtool_fdir.c"
+#define MLX5_NTUPLE "drivers/net/ethernet/mellanox/mlx5/core/en_fs_ethtool.c"
+
 static const struct np_driver drivers[] = {
 	{
 		.name = "ixgbe", .ethtool_file = "drivers/net/ethernet/intel/ixgbe/ixgbe_ethtool.c",
@@ -148,6 +171,8 @@ static const struct np_driver drivers[] = {
 		.ranges = N(e1000e_ranges), .specials = N(e1000e_specials),
 		.adaptive_rx_usecs = 3,
 		.irq_names = "<ifname>-rx-0, <ifname>-tx-0, <ifname>", .irq_naming = NP_IRQN_IFNAME,
+		.ntuple_file = "drivers/net/ethernet/intel/e1000e/ethtool.c", .no_ntuple = true,
+		.no_rss_ctx = true,
 	},
 	{
 		.name = "i40e", .ethtool_file = "drivers/net/ethernet/intel/i40e/i40e_ethtool.c",
@@ -158,6 +183,8 @@ static const struct np_driver drivers[] = {
 		.name = "ice", .ethtool_file = "drivers/net/ethernet/intel/ice/ice_ethtool.c",
 		.ranges = N(ice_ranges),
 		.irq_names = "ice-<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_DRIVER_IFNAME,
+		.ntuple_file = ICE_NTUPLE, .no_rss_ctx = true, .perqueue_coalesce = true,
+		.ntuple_types = IP_TYPES | NP_FLOW_BIT(SCTP_V4_FLOW) | NP_FLOW_BIT(SCTP_V6_FLOW),
 	},
 	{
 		.name = "mlx5_core",
@@ -165,6 +192,8 @@ static const struct np_driver drivers[] = {
 		.ranges = N(mlx5_ranges),
 		.chan_affinity = NP_CHAN_KEEPS, .chan_xps = NP_CHAN_RESETS,
 		.irq_names = "mlx5_comp<n>@pci:<BDF>", .irq_naming = NP_IRQN_PCI,
+		.ntuple_file = MLX5_NTUPLE, .ntuple_types = IP_TYPES | NP_FLOW_BIT(ETHER_FLOW),
+		.ntuple_vlan = true, .rss_ctx_max = 16, .ntuple_size = 1024,
 	},
 	/* drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_set_coalesce():
 	 * adaptive-rx is DIM (BNXT_FLAG_DIM); a request that turns it off jumps
@@ -247,6 +276,7 @@ static const struct np_driver drivers[] = {
 		.name = "veth", .ethtool_file = "drivers/net/veth.c",
 		.chan_affinity = NP_CHAN_KEEPS, .chan_xps = NP_CHAN_KEEPS,
 		.irq_names = "none", .irq_naming = NP_IRQN_NONE,
+		.ntuple_file = "drivers/net/veth.c", .no_ntuple = true, .no_rss_ctx = true,
 	},
 	/* drivers/net/netdevsim/ethtool.c nsim_set_channels(),
 	 * nsim_set_ringparam(), nsim_set_coalesce(): takes what the ethtool
@@ -353,6 +383,37 @@ int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
 				 drv->name, r->min, r->max);
 			return r->code;
 		}
+	}
+	return 0;
+}
+
+int np_driver_rule_check(const struct np_driver *drv, const struct ethtool_rx_flow_spec *fs,
+			 char *why, size_t len)
+{
+	uint32_t type = fs->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
+
+	if (!drv)
+		return 0;
+	if (drv->no_ntuple) {
+		snprintf(why, len, "driver %s has no ntuple filters (%s)", drv->name,
+			 drv->ntuple_file);
+		return -EOPNOTSUPP;
+	}
+	if (drv->ntuple_types && (type >= 32 || !(drv->ntuple_types & NP_FLOW_BIT(type)))) {
+		snprintf(why, len, "driver %s takes no rules of flow type %u (%s)", drv->name, type,
+			 drv->ntuple_file);
+		return -EINVAL;
+	}
+	if ((fs->flow_type & FLOW_EXT) && fs->m_ext.vlan_tci && drv->ntuple_file &&
+	    !drv->ntuple_vlan) {
+		snprintf(why, len, "driver %s matches no VLAN id in its rules (%s)", drv->name,
+			 drv->ntuple_file);
+		return -EINVAL;
+	}
+	if ((fs->flow_type & FLOW_RSS) && drv->no_rss_ctx) {
+		snprintf(why, len, "driver %s has no RSS contexts for a rule to use (%s)", drv->name,
+			 drv->ntuple_file);
+		return -EINVAL;
 	}
 	return 0;
 }

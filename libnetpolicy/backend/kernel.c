@@ -104,6 +104,8 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_DISCOVER, "napi", "netdev netlink: %s",
 			      strerror(-r));
+	if (np_kernel_steer_read(kb(be)->nl, dev) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
 	return np_kernel_read_files(rootfd, st, err);
 }
 
@@ -179,6 +181,36 @@ static int kernel_write_attr(struct np_backend *be, const struct np_dev *dev, en
 	return np_sysfs_write_attr(be->ctx->rootfd, dev, attr, index, value, err);
 }
 
+static int kernel_rule_insert(struct np_backend *be, const struct np_dev *dev,
+			      const struct np_rule *rule, uint32_t *ret_loc, struct np_error *err)
+{
+	return np_kernel_rule_insert(kb(be)->nl, dev, rule, ret_loc, err);
+}
+
+static int kernel_rule_delete(struct np_backend *be, const struct np_dev *dev, uint32_t loc,
+			      struct np_error *err)
+{
+	return np_kernel_rule_delete(kb(be)->nl, dev, loc, err);
+}
+
+static int kernel_ctx_create(struct np_backend *be, const struct np_dev *dev,
+			     const struct np_rss_ctx *ctx, uint32_t *ret_id, struct np_error *err)
+{
+	return np_kernel_ctx_create(kb(be)->nl, dev, ctx, ret_id, err);
+}
+
+static int kernel_ctx_set(struct np_backend *be, const struct np_dev *dev,
+			  const struct np_rss_ctx *ctx, struct np_error *err)
+{
+	return np_kernel_ctx_set(kb(be)->nl, dev, ctx, err);
+}
+
+static int kernel_ctx_delete(struct np_backend *be, const struct np_dev *dev, uint32_t id,
+			     struct np_error *err)
+{
+	return np_kernel_ctx_delete(kb(be)->nl, dev, id, err);
+}
+
 static void kernel_free(struct np_backend *be)
 {
 	if (!be)
@@ -201,6 +233,11 @@ static const struct np_backend_ops kernel_ops = {
 	.set_feature = kernel_set_feature,
 	.set_rss_indir = kernel_set_rss_indir,
 	.write_attr = kernel_write_attr,
+	.rule_insert = kernel_rule_insert,
+	.rule_delete = kernel_rule_delete,
+	.ctx_create = kernel_ctx_create,
+	.ctx_set = kernel_ctx_set,
+	.ctx_delete = kernel_ctx_delete,
 	.free = kernel_free,
 };
 

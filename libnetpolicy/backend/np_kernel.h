@@ -87,4 +87,19 @@ int np_irq_number(const char *s, int *ret);
 bool np_irq_match(const char *driver, const char *ifname, const char *bus_info,
 		  const char *name, enum np_irq_kind *kind, int *queue);
 
+/* steer.c: rules and the contexts they use, read into dev->steer (only
+ * -ENOMEM fails: a driver without them has steer.err / ctx_err set); the
+ * backend's rule and context operations. */
+int np_kernel_steer_read(struct np_ethnl *nl, struct np_dev *dev);
+int np_kernel_rule_insert(struct np_ethnl *nl, const struct np_dev *dev, const struct np_rule *rule,
+			  uint32_t *ret_loc, struct np_error *err);
+int np_kernel_rule_delete(struct np_ethnl *nl, const struct np_dev *dev, uint32_t loc,
+			  struct np_error *err);
+int np_kernel_ctx_create(struct np_ethnl *nl, const struct np_dev *dev,
+			 const struct np_rss_ctx *ctx, uint32_t *ret_id, struct np_error *err);
+int np_kernel_ctx_set(struct np_ethnl *nl, const struct np_dev *dev, const struct np_rss_ctx *ctx,
+		      struct np_error *err);
+int np_kernel_ctx_delete(struct np_ethnl *nl, const struct np_dev *dev, uint32_t id,
+			 struct np_error *err);
+
 #endif

@@ -447,6 +447,7 @@ static int read_dev(struct json_object *o, const char *path, const struct np_top
 	    (r = read_napi(o, path, &d->napi, err)) < 0 ||
 	    (r = np_napis_from_json(o, path, &d->napis, err)) < 0 ||
 	    (r = np_napi_threads_from_json(o, path, nbits, d, err)) < 0 ||
+	    (r = np_steer_from_json(o, path, &d->steer, err)) < 0 ||
 	    (r = read_queues(o, path, d, nbits, err)) < 0)
 		return r;
 	return read_irqs(o, path, d, nbits, err);

@@ -353,6 +353,8 @@ static struct json_object *dev_json(struct jw *w, const struct np_dev *d)
 		put_file_err(w, o, "napis", d->napis.err);
 	if (d->n_napi_thread)
 		put(w, o, "napi_threads", np_napi_threads_to_json(d));
+	if (o && np_steer_to_json(&d->steer, o) < 0)
+		w->oom = true;
 
 	put(w, o, "queues", queues_json(w, d));
 	put(w, o, "irqs", irqs_json(w, d));

@@ -23,6 +23,7 @@ void np_dev_clear(struct np_dev *d)
 	free(d->irq);
 	free(d->napis.v);
 	free(d->napi_thread);
+	np_steer_clear(&d->steer);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -85,7 +86,9 @@ int np_dev_copy(struct np_dev *dst, const struct np_dev *src)
 	dst->irq = NULL;
 	dst->napis.v = NULL;
 	dst->napi_thread = NULL;
-	if (dup_array((void **)&dst->features.v, src->features.v, src->features.n,
+	memset(&dst->steer, 0, sizeof(dst->steer));
+	if (np_steer_copy(&dst->steer, &src->steer) < 0 ||
+	    dup_array((void **)&dst->features.v, src->features.v, src->features.n,
 		      sizeof(*src->features.v)) < 0 ||
 	    dup_array((void **)&dst->rss.indir, src->rss.indir, src->rss.indir_size,
 		      sizeof(*src->rss.indir)) < 0 ||

@@ -164,6 +164,13 @@ static int channels(struct np_sim *s, struct np_sim_call *c, const struct np_cha
 	if (rss_user_set(&d->rss) && rss_max_queue(&d->rss) >= want->rx + want->combined)
 		return np_sim_fail(err, c->phase, c->knob, -EINVAL,
 			    "requested channel count is too low for existing indirection table settings");
+	if (!s->m.no_driver_rules) {
+		char why[160];
+		int e = np_sim_steer_shrink_check(d, want->rx + want->combined, why, sizeof(why));
+
+		if (e < 0)
+			return np_sim_fail(err, c->phase, c->knob, e, why);
+	}
 	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
 		return 0;
 	n.rx = want->rx;

@@ -20,6 +20,11 @@ static const char *const op_names[NP_SIM_OP__COUNT] = {
 	[NP_SIM_OP_SET_FEATURE] = "set_feature",
 	[NP_SIM_OP_SET_RSS_INDIR] = "set_rss_indir",
 	[NP_SIM_OP_WRITE_ATTR] = "write_attr",
+	[NP_SIM_OP_RULE_INSERT] = "rule_insert",
+	[NP_SIM_OP_RULE_DELETE] = "rule_delete",
+	[NP_SIM_OP_CTX_CREATE] = "ctx_create",
+	[NP_SIM_OP_CTX_SET] = "ctx_set",
+	[NP_SIM_OP_CTX_DELETE] = "ctx_delete",
 };
 
 static const char *const mode_names[] = {
@@ -42,7 +47,8 @@ static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault
 		return np_sim_bad(err, p, "expected an object");
 	if (!json_object_object_get_ex(o, "op", &v) || !json_object_is_type(v, json_type_string))
 		return np_sim_bad(err, p, "op: expected one of discover, set_channels, set_rings, "
-			    "set_coalesce, set_feature, set_rss_indir, write_attr");
+			    "set_coalesce, set_feature, set_rss_indir, write_attr, rule_insert, "
+			    "rule_delete, ctx_create, ctx_set, ctx_delete");
 	s = json_object_get_string(v);
 	for (i = 0; i < NP_SIM_OP__COUNT && strcmp(s, op_names[i]); i++)
 		;

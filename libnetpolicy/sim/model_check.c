@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "../model/json_util.h"
+#include "np_sim.h"
 
 int np_dev_check(const struct np_dev *d, const char *path, const struct np_topology *topo,
 		 struct np_error *err)
@@ -61,6 +62,12 @@ int np_dev_check(const struct np_dev *d, const char *path, const struct np_topol
 					   d->rss.indir[i], d->rss.rx_rings);
 			}
 		}
+	}
+	{
+		char why[200];
+
+		if (np_sim_steer_check(d, why, sizeof(why)) < 0)
+			return np_j_bad(err, path, "ntuple", "%s", why);
 	}
 	return 0;
 }

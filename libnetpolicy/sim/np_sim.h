@@ -28,6 +28,11 @@ enum np_sim_op {
 	NP_SIM_OP_SET_FEATURE,
 	NP_SIM_OP_SET_RSS_INDIR,
 	NP_SIM_OP_WRITE_ATTR,
+	NP_SIM_OP_RULE_INSERT,
+	NP_SIM_OP_RULE_DELETE,
+	NP_SIM_OP_CTX_CREATE,
+	NP_SIM_OP_CTX_SET,
+	NP_SIM_OP_CTX_DELETE,
 	NP_SIM_OP__COUNT
 };
 
@@ -121,5 +126,23 @@ int np_sim_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
 /* files.c */
 int np_sim_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,
 		      unsigned index, const char *value, struct np_error *err);
+
+/* sim_steer.c: ntuple rules and RSS contexts, and the check a channel
+ * change makes (-EINVAL with the kernel's text when a rule or context uses
+ * a queue at or beyond nrx); np_sim_steer_check: a model's rules and
+ * contexts as a driver would hold them (queues that exist, contexts the
+ * rules name), for the model checks. */
+int np_sim_rule_insert(struct np_backend *be, const struct np_dev *dev, const struct np_rule *rule,
+		       uint32_t *ret_loc, struct np_error *err);
+int np_sim_rule_delete(struct np_backend *be, const struct np_dev *dev, uint32_t loc,
+		       struct np_error *err);
+int np_sim_ctx_create(struct np_backend *be, const struct np_dev *dev,
+		      const struct np_rss_ctx *ctx, uint32_t *ret_id, struct np_error *err);
+int np_sim_ctx_set(struct np_backend *be, const struct np_dev *dev, const struct np_rss_ctx *ctx,
+		   struct np_error *err);
+int np_sim_ctx_delete(struct np_backend *be, const struct np_dev *dev, uint32_t id,
+		      struct np_error *err);
+int np_sim_steer_shrink_check(const struct np_dev *d, uint32_t nrx, char *why, size_t len);
+int np_sim_steer_check(const struct np_dev *d, char *why, size_t len);
 
 #endif

@@ -135,6 +135,11 @@ static const struct np_backend_ops sim_ops = {
 	.set_feature = np_sim_set_feature,
 	.set_rss_indir = np_sim_set_rss_indir,
 	.write_attr = np_sim_write_attr,
+	.rule_insert = np_sim_rule_insert,
+	.rule_delete = np_sim_rule_delete,
+	.ctx_create = np_sim_ctx_create,
+	.ctx_set = np_sim_ctx_set,
+	.ctx_delete = np_sim_ctx_delete,
 	.free = sim_free,
 };
 

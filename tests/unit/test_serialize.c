@@ -20,6 +20,7 @@
 
 static const char *const models[] = {
 	"mlx5-2s64c", "ice-100g", "ixgbe-16cpu", "virtio-4q", "vm-1cpu", "few-msix", "isolated",
+	"ice-mixed", "mlx5-mixed",
 };
 
 static char srcdir[1024], tmpdir[256];
@@ -384,7 +385,7 @@ static void test_schema(void)
 	static const char *const order[] = {
 		"ifname", "ifindex", "driver", "bus_info", "operstate", "mtu", "num_tx_queues",
 		"num_rx_queues", "numa_node", "local_cpus", "link", "channels", "rings",
-		"coalesce", "features", "rss", "napi", "queues", "irqs", "sysctl", "topology",
+		"coalesce", "features", "rss", "napi", "ntuple", "rss_contexts", "queues", "irqs", "sysctl", "topology",
 	};
 	struct np_error err;
 	struct np_ctx *ctx = ctx_for(fixture("virtio-4q"), &err);
