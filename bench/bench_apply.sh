@@ -201,7 +201,7 @@ gen_scripts() {
 		fi
 		apply+=("$fwd")
 		[ -z "$back" ] || restore=("$back" "${restore[@]}")
-	done < <(jq -r '.steps[] | [.knob] + [.changes[] | .what, .before, .after] | @tsv' plan.json)
+	done < <(jq -r 'def text: if type == "null" then "(new queue)" elif . == "" then "-" elif type == "boolean" then (if . then "on" else "off" end) elif type == "object" then (if .spread == "even" then "even over \(.queues) queues" else "custom over queues 0-\(.max_queue)" end) else tostring end; .steps[] | [.knob] + [.changes[] | .what, (.before | text), (.after | text)] | @tsv' plan.json)
 
 	printf '%s\n' "${apply[@]}" >apply.sh
 	printf '%s\n' "${restore[@]}" >restore.sh

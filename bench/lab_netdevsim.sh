@@ -61,7 +61,7 @@ change() {
 # from the "before" values (FIELD 2, steps backwards); one ethtool process
 # per option, as ethtool takes them
 script() {
-	jq -r '.steps[] | .knob as $k | .changes[] | [$k, .what, .before, .after] | @tsv' \
+	jq -r 'def text: if type == "null" then "(new queue)" elif . == "" then "-" elif type == "boolean" then (if . then "on" else "off" end) elif type == "object" then (if .spread == "even" then "even over \(.queues) queues" else "custom over queues 0-\(.max_queue)" end) else tostring end; .steps[] | .knob as $k | .changes[] | [$k, .what, (.before | text), (.after | text)] | @tsv' \
 		/tmp/plan.json >/tmp/changes
 	if [ "$1" = 2 ]; then
 		awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' /tmp/changes \

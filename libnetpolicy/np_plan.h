@@ -38,10 +38,30 @@ struct np_knob {
 	unsigned rereads;
 };
 
+/*
+ * A value before or after a change, typed and complete: the JSON of a plan
+ * carries numbers as numbers and CPU sets whole (netpolicy-json(7)), and the
+ * engine compares values, never their text.
+ */
+enum np_value_kind {
+	NP_VAL_NONE,	/* nothing yet: a queue a channel step creates */
+	NP_VAL_UINT,	/* counts, usecs, ns, sysctl values */
+	NP_VAL_BOOL,	/* features, adaptive moderation */
+	NP_VAL_CPUS,	/* IRQ affinity, XPS, RPS */
+	NP_VAL_INDIR,	/* RSS table: `even` over u queues, or custom up to queue u */
+};
+
+struct np_value {
+	enum np_value_kind kind;
+	bool even;
+	uint64_t u;
+	struct np_cpumask cpus;
+};
+
 struct np_change {
-	char what[48];		/* "combined", "rx-usecs", "tx-3 xps_cpus", "irq 25 (virtio0-input.0)" */
-	char before[80];
-	char after[80];
+	char what[48];		/* "combined", "rx-usecs", "tx-3", "25 virtio0-input.0" */
+	struct np_value before;
+	struct np_value after;
 };
 
 struct np_step {
@@ -116,8 +136,14 @@ int np_plan_new(struct np_plan **ret);
 int np_plan_add_step(struct np_plan *plan, const struct np_knob *knob, int index,
 		     uint32_t fields);
 /* Adds a change to the step added last. */
-int np_plan_add_change(struct np_plan *plan, const char *what, const char *before,
-		       const char *after);
+int np_plan_add_change(struct np_plan *plan, const char *what, const struct np_value *before,
+		       const struct np_value *after);
+/* A change of two numbers, of two on/off values, of two CPU sets. */
+int np_plan_add_uint(struct np_plan *plan, const char *what, uint64_t before, uint64_t after);
+int np_plan_add_bool(struct np_plan *plan, const char *what, bool before, bool after);
+/* before NULL: a queue the plan creates */
+int np_plan_add_cpus(struct np_plan *plan, const char *what, const struct np_cpumask *before,
+		     const struct np_cpumask *after);
 int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* One step for a group of counts written in one request (channels, rings):
@@ -146,6 +172,18 @@ int np_plan_without(const struct np_plan *plan, const struct np_state *now, cons
 
 /* Format helpers shared by the knobs. */
 void np_fmt_u32(char *buf, size_t len, uint32_t v);
-void np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m);	/* cpulist, "-" when empty */
+/* The whole cpulist ("" when empty), fast; -ENOSPC when it does not fit. */
+int np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m);
+/* The longest cpulist of NP_CPUS_MAX CPUs ("0,2,4,...,2046"), with its NUL. */
+#define NP_CPULIST_MAX 8192
+
+bool np_value_equal(const struct np_value *a, const struct np_value *b);
+/* One-line text ("50", "on", "0-3", "none", "even over 4 queues"); a CPU
+ * list too long for buf ends in "..." (messages only, never the JSON). */
+void np_value_format(const struct np_value *v, char *buf, size_t len);
+/* JSON: number, boolean, cpulist string ("" = no CPU), null, or
+ * {"spread": "even"|"custom", "queues"|"max_queue": N}.  0 or -ENOMEM. */
+int np_value_to_json(const struct np_value *v, struct json_object **ret);
+const char *np_value_type(const struct np_value *v);
 
 #endif

@@ -24,6 +24,10 @@ enum {
 	NP_EXIT_UNRECORDED = 6,
 };
 
+/* The version of the JSON documents' contract (netpolicy-json(7)): raised
+ * when a member changes meaning or type or goes away, not when one is added. */
+#define NP_JSON_SCHEMA 1
+
 struct cli {
 	struct np_ctx *ctx;
 	const char *device;	/* NULL for commands without one */
@@ -134,6 +138,7 @@ void cli_irqbalance_note(struct cli *c, bool drift);
 int cli_irqbalance_ban(struct cli *c);
 
 void render_state(FILE *out, struct json_object *state);
-void render_plan(FILE *out, struct json_object *plan);
+/* verb: "would change" (dry run), "changed" (applied), "differs in" (check) */
+void render_plan(FILE *out, struct json_object *plan, const char *verb);
 
 #endif

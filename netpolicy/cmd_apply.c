@@ -137,7 +137,7 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		if (!np_apply_result_changed(res))
 			printf("%s: no changes\n", c->device);
 		else
-			render_plan(stdout, plan_json);
+			render_plan(stdout, plan_json, "changed");
 		if (np_apply_result_notes(res)[0])
 			printf("note: %s\n", np_apply_result_notes(res));
 	}
@@ -157,7 +157,7 @@ int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
 	if (c->json)
 		cli_emit_json(c, plan_json);
 	else if (!c->quiet)
-		render_plan(stdout, plan_json);
+		render_plan(stdout, plan_json, "would change");
 	return NP_EXIT_OK;
 }
 

@@ -119,7 +119,7 @@ int cmd_check(struct cli *c)
 	if (c->json)
 		cli_print_json(obj);
 	else if (!c->quiet && rc == NP_EXIT_DRIFT)
-		render_plan(stdout, obj);
+		render_plan(stdout, obj, "differs in");
 	else if (!c->quiet)
 		printf("%s: matches policy %s\n", c->device, name);
 out:

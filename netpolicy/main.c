@@ -110,11 +110,22 @@ int cli_fail(const struct cli *c, const struct np_error *err)
 	}
 }
 
+/* Every document starts with the version of its contract, netpolicy-json(7):
+ * a script checks it before reading anything else. */
 void cli_print_json(struct json_object *obj)
 {
+	struct json_object *doc = json_object_new_object();
+
+	if (doc && json_object_is_type(obj, json_type_object) &&
+	    !json_object_object_add(doc, "schema", json_object_new_int(NP_JSON_SCHEMA))) {
+		json_object_object_foreach(obj, key, val)
+			json_object_object_add(doc, key, json_object_get(val));
+		obj = doc;
+	}
 	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
 						 JSON_C_TO_STRING_SPACED |
 						 JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(doc);
 }
 
 static void log_to_stderr(void *userdata, enum np_log_level level, const char *msg)

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A plan as a diff: one line per change, "knob: what before -> after". */
+/* A plan as a diff: a head line saying whether it "would change" (dry run),
+ * "changed" (applied) or "differs in" (check), then one line per change,
+ * "knob: what before -> after". */
+#include <string.h>
+
 #include "cli.h"
 
 static struct json_object *get(struct json_object *o, const char *key)
@@ -17,7 +21,32 @@ static const char *str(struct json_object *o, const char *key)
 	return v ? json_object_get_string(v) : "";
 }
 
-void render_plan(FILE *out, struct json_object *plan)
+/* A typed value of a change (netpolicy-json(7)) as the text diff shows it. */
+static void put_value(FILE *out, struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		fputs("(new queue)", out);
+		break;
+	case json_type_boolean:
+		fputs(json_object_get_boolean(v) ? "on" : "off", out);
+		break;
+	case json_type_string:	/* a cpulist */
+		fputs(json_object_get_string_len(v) ? json_object_get_string(v) : "none", out);
+		break;
+	case json_type_object:	/* the RSS table */
+		if (!strcmp(str(v, "spread"), "even"))
+			fprintf(out, "even over %s queues", str(v, "queues"));
+		else
+			fprintf(out, "custom over queues 0-%s", str(v, "max_queue"));
+		break;
+	default:
+		fputs(json_object_get_string(v), out);
+		break;
+	}
+}
+
+void render_plan(FILE *out, struct json_object *plan, const char *verb)
 {
 	struct json_object *steps = get(plan, "steps"), *notes = get(plan, "notes");
 	size_t nsteps = steps ? json_object_array_length(steps) : 0;
@@ -26,8 +55,8 @@ void render_plan(FILE *out, struct json_object *plan)
 	if (!nsteps)
 		fprintf(out, "%s: %s: no changes\n", str(plan, "ifname"), str(plan, "policy"));
 	else
-		fprintf(out, "%s: %s: %lld changes in %zu steps\n", str(plan, "ifname"),
-			str(plan, "policy"), (long long)json_object_get_int64(get(plan, "n_changes")),
+		fprintf(out, "%s: %s: %s %lld values in %zu steps\n", str(plan, "ifname"),
+			str(plan, "policy"), verb, (long long)json_object_get_int64(get(plan, "n_changes")),
 			nsteps);
 	for (size_t i = 0; i < nsteps; i++) {
 		struct json_object *s = json_object_array_get_idx(steps, i);
@@ -36,8 +65,11 @@ void render_plan(FILE *out, struct json_object *plan)
 		for (size_t k = 0; ch && k < json_object_array_length(ch); k++) {
 			struct json_object *c = json_object_array_get_idx(ch, k);
 
-			fprintf(out, "  %s: %s %s -> %s\n", str(s, "knob"), str(c, "what"),
-				str(c, "before"), str(c, "after"));
+			fprintf(out, "  %s: %s ", str(s, "knob"), str(c, "what"));
+			put_value(out, get(c, "before"));
+			fputs(" -> ", out);
+			put_value(out, get(c, "after"));
+			fputc('\n', out);
 		}
 	}
 	if (nnotes)

@@ -290,8 +290,13 @@ static void describe_diff(const struct np_plan *p, char *buf, size_t len)
 
 		for (unsigned k = 0; k < s->n_changes && used < len; k++) {
 			const struct np_change *c = &p->changes[s->first_change + k];
-			int n = snprintf(buf + used, len - used, "%s%s %s is %s, want %s",
-					 used ? "; " : "", s->knob->name, c->what, c->before, c->after);
+			char x[80], y[80];
+			int n;
+
+			np_value_format(&c->before, x, sizeof(x));
+			np_value_format(&c->after, y, sizeof(y));
+			n = snprintf(buf + used, len - used, "%s%s %s is %s, want %s",
+				     used ? "; " : "", s->knob->name, c->what, x, y);
 
 			if (n < 0)
 				return;

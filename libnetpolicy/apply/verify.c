@@ -58,7 +58,8 @@ int np_engine_answer(struct np_engine *e, const struct np_knob *knob, const stru
 				a->knob = knob->name;
 				snprintf(a->what, sizeof(a->what), "%s", c->what);
 			}
-			snprintf(a->value, sizeof(a->value), "%s", c->before);
+			/* its text: answers are compared with later reads' */
+			np_value_format(&c->before, a->value, sizeof(a->value));
 		}
 	}
 	/* A field now at its goal that answered otherwise before (written
@@ -97,9 +98,12 @@ static const struct np_change *find_change(const struct np_plan *p, const char *
 static void note(struct np_engine *e, const char *knob, const struct np_change *c)
 {
 	size_t used = strlen(e->res->notes);
+	char x[80], y[80];
 
+	np_value_format(&c->before, x, sizeof(x));
+	np_value_format(&c->after, y, sizeof(y));
 	snprintf(e->res->notes + used, sizeof(e->res->notes) - used, "%s%s %s: driver set %s for %s",
-		 used ? "; " : "", knob, c->what, c->before, c->after);
+		 used ? "; " : "", knob, c->what, x, y);
 }
 
 int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np_state *before,
@@ -126,27 +130,28 @@ int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np
 			const struct np_change *c = &left.changes[s->first_change + k];
 			const struct np_change *w = find_change(&wanted, knob, c->what);
 			const struct np_answer *a = find_answer(e, knob, c->what);
-			bool kept = w && !strcmp(w->before, c->before);
+			bool kept = w && np_value_equal(&w->before, &c->before);
+			char x[sizeof(a->value)], y[80];
 
-			if (a && !strcmp(a->value, c->before) && w && !kept) {
+			np_value_format(&c->before, x, sizeof(x));
+			np_value_format(&c->after, y, sizeof(y));
+			if (a && !strcmp(a->value, x) && w && !kept) {
 				note(e, knob, c);
 				continue;
 			}
 			if (kept) {
 				r = np_err(err, -EIO, NP_PHASE_VERIFY, knob,
-					   "%s: the driver kept %s, wanted %s", c->what, c->before,
-					   c->after);
+					   "%s: the driver kept %s, wanted %s", c->what, x, y);
 				continue;
 			}
 			e->res->other_writer = phase != NP_PHASE_ROLLBACK;
 			if (a)
 				r = np_err(err, -EBUSY, NP_PHASE_VERIFY, knob, "%s: changed to %s by "
 					   "another writer during the run (the driver had set %s for %s)",
-					   c->what, c->before, a->value, c->after);
+					   c->what, x, a->value, y);
 			else
 				r = np_err(err, -EBUSY, NP_PHASE_VERIFY, knob, "%s: changed to %s by "
-					   "another writer during the run, wanted %s", c->what,
-					   c->before, c->after);
+					   "another writer during the run, wanted %s", c->what, x, y);
 		}
 	}
 	np_engine_steps_free(&left);

@@ -78,8 +78,8 @@ static void copy(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-int np_plan_add_change(struct np_plan *plan, const char *what, const char *before,
-		       const char *after)
+int np_plan_add_change(struct np_plan *plan, const char *what, const struct np_value *before,
+		       const struct np_value *after)
 {
 	struct np_change *c;
 
@@ -87,17 +87,41 @@ int np_plan_add_change(struct np_plan *plan, const char *what, const char *befor
 		return -ENOMEM;
 	c = &plan->changes[plan->n_changes - 1];
 	copy(c->what, sizeof(c->what), what);
-	copy(c->before, sizeof(c->before), before);
-	copy(c->after, sizeof(c->after), after);
+	c->before = *before;
+	c->after = *after;
 	plan->steps[plan->n_steps - 1].n_changes++;
 	return 0;
+}
+
+int np_plan_add_uint(struct np_plan *plan, const char *what, uint64_t before, uint64_t after)
+{
+	struct np_value a = { .kind = NP_VAL_UINT, .u = before }, b = { .kind = NP_VAL_UINT, .u = after };
+
+	return np_plan_add_change(plan, what, &a, &b);
+}
+
+int np_plan_add_bool(struct np_plan *plan, const char *what, bool before, bool after)
+{
+	struct np_value a = { .kind = NP_VAL_BOOL, .u = before }, b = { .kind = NP_VAL_BOOL, .u = after };
+
+	return np_plan_add_change(plan, what, &a, &b);
+}
+
+int np_plan_add_cpus(struct np_plan *plan, const char *what, const struct np_cpumask *before,
+		     const struct np_cpumask *after)
+{
+	struct np_value a = { .kind = before ? NP_VAL_CPUS : NP_VAL_NONE };
+	struct np_value b = { .kind = NP_VAL_CPUS, .cpus = *after };
+
+	if (before)
+		a.cpus = *before;
+	return np_plan_add_change(plan, what, &a, &b);
 }
 
 int np_plan_add_counts(struct np_plan *plan, const struct np_knob *knob,
 		       const struct np_count_change *c, size_t n)
 {
 	bool added = false;
-	char x[16], y[16];
 
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].before == c[i].after)
@@ -105,9 +129,7 @@ int np_plan_add_counts(struct np_plan *plan, const struct np_knob *knob,
 		if (!added && np_plan_add_step(plan, knob, -1, 0) < 0)
 			return -ENOMEM;
 		added = true;
-		np_fmt_u32(x, sizeof(x), c[i].before);
-		np_fmt_u32(y, sizeof(y), c[i].after);
-		if (np_plan_add_change(plan, c[i].name, x, y) < 0)
+		if (np_plan_add_uint(plan, c[i].name, c[i].before, c[i].after) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -169,34 +191,24 @@ static unsigned next_clear(const struct np_cpumask *m, unsigned from)
 }
 
 /*
- * The cpulist np_cpumask_format_list() writes, but a plan formats two masks
- * per IRQ and queue: with 1024 CPUs x 256 queues, bit-by-bit runs and one
- * snprintf per run were most of the planning time.  A list longer than the
- * buffer ends in "..." ("-" would read as the empty mask).
+ * The cpulist np_cpumask_format_list() writes, but a plan's JSON formats two
+ * masks per IRQ and queue: with 1024 CPUs x 256 queues, bit-by-bit runs and
+ * one snprintf per run were most of the time.
  */
-void np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m)
+int np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m)
 {
 	char *p = buf, *end = buf + len;
 	int a = np_cpumask_next(m, 0);
 
-	if (len < 4) {
-		if (len)
-			buf[0] = '\0';
-		return;
-	}
-	if (a < 0) {
-		snprintf(buf, len, "-");
-		return;
-	}
+	if (!len)
+		return -ENOSPC;
 	while (a >= 0) {
 		unsigned b = next_clear(m, (unsigned)a) - 1;
 
-		/* room for ",2047-2047", then ",..." and the NUL */
-		if (end - p < 10 + 4 + 1) {
-			if (p > buf)
-				*p++ = ',';
-			memcpy(p, "...", 4);
-			return;
+		/* room for ",2047-2047" and the NUL */
+		if (end - p < 10 + 1) {
+			*buf = '\0';
+			return -ENOSPC;
 		}
 		if (p > buf)
 			*p++ = ',';
@@ -208,6 +220,7 @@ void np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m)
 		a = np_cpumask_next(m, b + 1);
 	}
 	*p = '\0';
+	return 0;
 }
 
 int np_plan_diff(struct np_plan *plan, const struct np_state *from)
@@ -245,11 +258,23 @@ int np_plan_to_json(const struct np_plan *plan, struct json_object **ret)
 		json_object_object_add(so, "knob", json_object_new_string(s->knob->name));
 		for (unsigned k = 0; k < s->n_changes; k++) {
 			const struct np_change *c = &plan->changes[s->first_change + k];
-			struct json_object *co = json_object_new_object();
+			struct json_object *co = json_object_new_object(), *x = NULL, *y = NULL;
 
+			if (!co || np_value_to_json(&c->before, &x) < 0 ||
+			    np_value_to_json(&c->after, &y) < 0) {
+				json_object_put(co);
+				json_object_put(x);
+				json_object_put(so);
+				json_object_put(ch);
+				json_object_put(o);
+				json_object_put(steps);
+				json_object_put(notes);
+				return -ENOMEM;
+			}
 			json_object_object_add(co, "what", json_object_new_string(c->what));
-			json_object_object_add(co, "before", json_object_new_string(c->before));
-			json_object_object_add(co, "after", json_object_new_string(c->after));
+			json_object_object_add(co, "type", json_object_new_string(np_value_type(&c->after)));
+			json_object_object_add(co, "before", x);
+			json_object_object_add(co, "after", y);
 			json_object_array_add(ch, co);
 		}
 		json_object_object_add(so, "changes", ch);

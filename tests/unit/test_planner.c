@@ -187,8 +187,11 @@ static void dump_steps(const struct np_plan *plan, size_t max)
 		printf("#     step %zu %s", i, s->knob->name);
 		for (unsigned k = 0; k < s->n_changes; k++) {
 			const struct np_change *ch = &plan->changes[s->first_change + k];
+			char x[80], y[80];
 
-			printf(" [%s: %s -> %s]", ch->what, ch->before, ch->after);
+			np_value_format(&ch->before, x, sizeof(x));
+			np_value_format(&ch->after, y, sizeof(y));
+			printf(" [%s: %s -> %s]", ch->what, x, y);
 		}
 		printf("\n");
 	}
@@ -599,6 +602,7 @@ static void expect_change(const struct np_plan *plan, size_t step, const char *k
 			  const char *what, const char *before, const char *after)
 {
 	const struct np_change *c;
+	char x[80], y[80];
 
 	if (!plan || step >= plan->n_steps || k >= plan->steps[step].n_changes) {
 		ok(0, "%s: step %zu change %u exists", knob, step, k);
@@ -607,8 +611,10 @@ static void expect_change(const struct np_plan *plan, size_t step, const char *k
 	is_str(plan->steps[step].knob->name, knob, "step %zu is %s", step, knob);
 	c = &plan->changes[plan->steps[step].first_change + k];
 	is_str(c->what, what, "%s: what", knob);
-	is_str(c->before, before, "%s %s: before", knob, what);
-	is_str(c->after, after, "%s %s: after", knob, what);
+	np_value_format(&c->before, x, sizeof(x));
+	np_value_format(&c->after, y, sizeof(y));
+	is_str(x, before, "%s %s: before", knob, what);
+	is_str(y, after, "%s %s: after", knob, what);
 }
 
 static void edit_channels(struct np_state *t)
@@ -680,7 +686,7 @@ static void test_diff(void)
 	ok(plan && plan->n_steps == 3, "one IRQ and two XPS changes: three steps");
 	expect_change(plan, 0, "irq-affinity", 0, "100 eth0-TxRx-0", "0-3", "2");
 	expect_change(plan, 1, "xps", 0, "tx-1", "1", "1-2");
-	expect_change(plan, 2, "xps", 0, "tx-3", "3", "-");
+	expect_change(plan, 2, "xps", 0, "tx-3", "3", "none");
 	if (plan && plan->n_steps == 3) {
 		is_int(plan->steps[0].index, 0, "irq step indexes the IRQ array");
 		is_int(plan->steps[2].index, 3, "xps step indexes the tx queue");
@@ -721,7 +727,7 @@ static void test_fmt_mask(void)
 
 	np_cpumask_zero(&m);
 	np_fmt_mask(got, sizeof(got), &m);
-	is_str(got, "-", "empty mask prints as -");
+	is_str(got, "", "empty mask prints as the empty cpulist, as in states");
 	for (int i = 0; i < 500; i++) {
 		unsigned density = 1 + i % 7;
 
@@ -747,11 +753,22 @@ static void test_fmt_mask(void)
 	is_int(bad, 0, "np_fmt_mask = np_cpumask_format_list on 500 masks");
 
 	np_cpumask_parse_list("0,2,4,6,8,10,12,14,16,18", &m);
-	np_fmt_mask(small, sizeof(small), &m);
-	is_str(small, "0,2,4,6,8,10,...", "a list too long for the buffer ends in ...");
+	is_int(np_fmt_mask(small, sizeof(small), &m), -ENOSPC,
+	       "a list too long for the buffer is refused, never cut short");
 	np_cpumask_parse_list("1000-1023", &m);
 	np_fmt_mask(small, sizeof(small), &m);
 	is_str(small, "1000-1023", "a list that fits is whole");
+	{
+		static char big[NP_CPULIST_MAX];
+
+		np_cpumask_zero(&m);
+		for (unsigned cpu = 0; cpu < NP_CPUS_MAX; cpu += 2)
+			np_cpumask_set(&m, cpu);
+		is_int(np_fmt_mask(big, sizeof(big), &m), 0,
+		       "every other CPU of NP_CPUS_MAX fits NP_CPULIST_MAX");
+		ok(!strstr(big, "...") && !strncmp(big + strlen(big) - 5, ",2046", 5),
+		   "and is listed to the last CPU");
+	}
 }
 
 /* CPUs without a queue on their core are dealt round robin over all the

@@ -5,28 +5,25 @@
 #include "np_drivers.h"
 #include "np_plan.h"
 
-static void fmt(char *buf, size_t len, int f, uint32_t v)
+static bool is_bool(int f)
 {
-	if (f == NP_COAL_ADAPTIVE_RX || f == NP_COAL_ADAPTIVE_TX || f == NP_COAL_CQE_MODE_RX ||
-	    f == NP_COAL_CQE_MODE_TX)
-		snprintf(buf, len, "%s", v ? "on" : "off");
-	else
-		np_fmt_u32(buf, len, v);
+	return f == NP_COAL_ADAPTIVE_RX || f == NP_COAL_ADAPTIVE_TX || f == NP_COAL_CQE_MODE_RX ||
+	       f == NP_COAL_CQE_MODE_TX;
 }
 
 static int add_step(struct np_plan *plan, const struct np_coalesce *a,
 		    const struct np_coalesce *b, uint32_t fields)
 {
-	char x[16], y[16];
-
 	if (np_plan_add_step(plan, &np_knob_coalesce, -1, fields) < 0)
 		return -ENOMEM;
 	for (int f = 0; f < NP_COAL__COUNT; f++) {
 		if (!(fields & (1u << f)))
 			continue;
-		fmt(x, sizeof(x), f, a->val[f]);
-		fmt(y, sizeof(y), f, b->val[f]);
-		if (np_plan_add_change(plan, np_coal_field_name(f), x, y) < 0)
+		int r = is_bool(f) ?
+			np_plan_add_bool(plan, np_coal_field_name(f), a->val[f], b->val[f]) :
+			np_plan_add_uint(plan, np_coal_field_name(f), a->val[f], b->val[f]);
+
+		if (r < 0)
 			return -ENOMEM;
 	}
 	return 0;

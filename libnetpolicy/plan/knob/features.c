@@ -17,8 +17,7 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 		if (!f || f->fixed || f->wanted == b->v[i].wanted)
 			continue;
 		if (np_plan_add_step(plan, &np_knob_features, (int)i, 0) < 0 ||
-		    np_plan_add_change(plan, b->v[i].name, f->wanted ? "on" : "off",
-				       b->v[i].wanted ? "on" : "off") < 0)
+		    np_plan_add_bool(plan, b->v[i].name, f->wanted, b->v[i].wanted) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -13,7 +13,7 @@ static const struct np_irq *find_irq(const struct np_dev *d, unsigned irq)
 
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char what[48], x[80], y[80];
+	char what[48];
 
 	for (unsigned i = 0; i < to->dev.n_irq; i++) {
 		const struct np_irq *b = &to->dev.irq[i], *a = find_irq(&from->dev, b->irq);
@@ -21,10 +21,8 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 		if (!a || a->err || b->err || np_cpumask_equal(&a->affinity, &b->affinity))
 			continue;
 		snprintf(what, sizeof(what), "%u %.40s", b->irq, b->name);
-		np_fmt_mask(x, sizeof(x), &a->affinity);
-		np_fmt_mask(y, sizeof(y), &b->affinity);
 		if (np_plan_add_step(plan, &np_knob_irq, (int)i, 0) < 0 ||
-		    np_plan_add_change(plan, what, x, y) < 0)
+		    np_plan_add_cpus(plan, what, &a->affinity, &b->affinity) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -10,24 +10,20 @@ enum { DEFER, GRO_FLUSH };
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
 	const struct np_napi *a = &from->dev.napi, *b = &to->dev.napi;
-	char x[24], y[24];
 
 	if (a->err || b->err)
 		return 0;
 	/* The timeout first when raising deferral, last when lowering it, so
 	 * deferral is never on without the timer that ends it. */
 	if (a->defer_hard_irqs != b->defer_hard_irqs) {
-		np_fmt_u32(x, sizeof(x), a->defer_hard_irqs);
-		np_fmt_u32(y, sizeof(y), b->defer_hard_irqs);
 		if (np_plan_add_step(plan, &np_knob_napi, DEFER, 0) < 0 ||
-		    np_plan_add_change(plan, "defer-hard-irqs", x, y) < 0)
+		    np_plan_add_uint(plan, "defer-hard-irqs", a->defer_hard_irqs, b->defer_hard_irqs) < 0)
 			return -ENOMEM;
 	}
 	if (a->gro_flush_timeout != b->gro_flush_timeout) {
-		snprintf(x, sizeof(x), "%" PRIu64, a->gro_flush_timeout);
-		snprintf(y, sizeof(y), "%" PRIu64, b->gro_flush_timeout);
 		if (np_plan_add_step(plan, &np_knob_napi, GRO_FLUSH, 0) < 0 ||
-		    np_plan_add_change(plan, "gro-flush-timeout", x, y) < 0)
+		    np_plan_add_uint(plan, "gro-flush-timeout", a->gro_flush_timeout,
+				     b->gro_flush_timeout) < 0)
 			return -ENOMEM;
 		if (b->defer_hard_irqs > a->defer_hard_irqs && plan->n_steps >= 2) {
 			struct np_step t = plan->steps[plan->n_steps - 1];

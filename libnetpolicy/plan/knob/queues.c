@@ -9,19 +9,21 @@
 /* step->fields of an xps step: which file it writes */
 enum { XPS_CPUS, XPS_RXQS };
 
+/* before NULL: the queue is being created */
 static int add_fields(struct np_plan *plan, const struct np_knob *knob, unsigned q,
-		      uint32_t fields, const char *what, const char *x, const char *y)
+		      uint32_t fields, const char *what, const struct np_cpumask *before,
+		      const struct np_cpumask *after)
 {
 	if (np_plan_add_step(plan, knob, (int)q, fields) < 0 ||
-	    np_plan_add_change(plan, what, x, y) < 0)
+	    np_plan_add_cpus(plan, what, before, after) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
 static int add(struct np_plan *plan, const struct np_knob *knob, unsigned q, const char *what,
-	       const char *x, const char *y)
+	       const struct np_cpumask *before, const struct np_cpumask *after)
 {
-	return add_fields(plan, knob, q, XPS_CPUS, what, x, y);
+	return add_fields(plan, knob, q, XPS_CPUS, what, before, after);
 }
 
 /* xps_rxqs (a map of rx queues) takes precedence over xps_cpus: cleared
@@ -29,19 +31,17 @@ static int add(struct np_plan *plan, const struct np_knob *knob, unsigned q, con
 static int diff_rxqs(struct np_plan *plan, const struct np_txq *a, const struct np_txq *b,
 		     unsigned q)
 {
-	char what[32], x[80], y[80];
+	char what[32];
 
 	if (!a || a->xps_rxqs_err || b->xps_rxqs_err || np_cpumask_equal(&a->xps_rxqs, &b->xps_rxqs))
 		return 0;
 	snprintf(what, sizeof(what), "tx-%u rxqs", q);
-	np_fmt_mask(x, sizeof(x), &a->xps_rxqs);
-	np_fmt_mask(y, sizeof(y), &b->xps_rxqs);
-	return add_fields(plan, &np_knob_xps, q, XPS_RXQS, what, x, y);
+	return add_fields(plan, &np_knob_xps, q, XPS_RXQS, what, &a->xps_rxqs, &b->xps_rxqs);
 }
 
 static int diff_xps(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char what[32], x[80], y[80];
+	char what[32];
 
 	for (unsigned q = 0; q < to->dev.n_txq; q++) {
 		const struct np_txq *b = &to->dev.txq[q];
@@ -58,12 +58,7 @@ static int diff_xps(struct np_plan *plan, const struct np_state *from, const str
 		if (!a && np_cpumask_empty(&b->xps_cpus))
 			continue;
 		snprintf(what, sizeof(what), "tx-%u", q);
-		if (a)
-			np_fmt_mask(x, sizeof(x), &a->xps_cpus);
-		else
-			snprintf(x, sizeof(x), "(new queue)");
-		np_fmt_mask(y, sizeof(y), &b->xps_cpus);
-		if (add(plan, &np_knob_xps, q, what, x, y) < 0)
+		if (add(plan, &np_knob_xps, q, what, a ? &a->xps_cpus : NULL, &b->xps_cpus) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -71,7 +66,7 @@ static int diff_xps(struct np_plan *plan, const struct np_state *from, const str
 
 static int diff_rps(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char what[32], x[80], y[80];
+	char what[32];
 
 	for (unsigned q = 0; q < to->dev.n_rxq; q++) {
 		const struct np_rxq *b = &to->dev.rxq[q];
@@ -85,12 +80,7 @@ static int diff_rps(struct np_plan *plan, const struct np_state *from, const str
 		if (!a && np_cpumask_empty(&b->rps_cpus))
 			continue;
 		snprintf(what, sizeof(what), "rx-%u", q);
-		if (a)
-			np_fmt_mask(x, sizeof(x), &a->rps_cpus);
-		else
-			snprintf(x, sizeof(x), "(new queue)");
-		np_fmt_mask(y, sizeof(y), &b->rps_cpus);
-		if (add(plan, &np_knob_rps, q, what, x, y) < 0)
+		if (add(plan, &np_knob_rps, q, what, a ? &a->rps_cpus : NULL, &b->rps_cpus) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -98,7 +88,7 @@ static int diff_rps(struct np_plan *plan, const struct np_state *from, const str
 
 static int diff_rfs(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char what[32], x[16], y[16];
+	char what[32];
 
 	for (unsigned q = 0; q < to->dev.n_rxq; q++) {
 		const struct np_rxq *b = &to->dev.rxq[q];
@@ -108,9 +98,8 @@ static int diff_rfs(struct np_plan *plan, const struct np_state *from, const str
 		if (b->flow_err || (a && a->flow_err) || before == b->rps_flow_cnt)
 			continue;
 		snprintf(what, sizeof(what), "rx-%u flow-cnt", q);
-		np_fmt_u32(x, sizeof(x), before);
-		np_fmt_u32(y, sizeof(y), b->rps_flow_cnt);
-		if (add(plan, &np_knob_rfs, q, what, x, y) < 0)
+		if (np_plan_add_step(plan, &np_knob_rfs, (int)q, 0) < 0 ||
+		    np_plan_add_uint(plan, what, before, b->rps_flow_cnt) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -22,18 +22,20 @@ static bool is_default(const struct np_rss *r)
 	return true;
 }
 
-static void describe(char *buf, size_t len, const struct np_rss *r)
+static void describe(struct np_value *v, const struct np_rss *r)
 {
 	uint32_t max = 0;
 
-	if (is_default(r)) {
-		snprintf(buf, len, "even over %u queues", r->rx_rings);
+	v->kind = NP_VAL_INDIR;
+	v->even = is_default(r);
+	if (v->even) {
+		v->u = r->rx_rings;
 		return;
 	}
 	for (uint32_t i = 0; i < r->indir_size; i++)
 		if (r->indir[i] > max)
 			max = r->indir[i];
-	snprintf(buf, len, "custom over queues 0-%u", max);
+	v->u = max;
 }
 
 static int diff_when(struct np_plan *plan, const struct np_state *from, const struct np_state *to,
@@ -41,7 +43,7 @@ static int diff_when(struct np_plan *plan, const struct np_state *from, const st
 {
 	const struct np_rss *a = &from->dev.rss, *b = &to->dev.rss;
 	bool shrink = to->dev.n_rxq < from->dev.n_rxq;
-	char x[64], y[64];
+	struct np_value x = {}, y = {};
 
 	if (a->err || b->err || !b->indir_size || a->indir_size != b->indir_size)
 		return 0;
@@ -49,9 +51,9 @@ static int diff_when(struct np_plan *plan, const struct np_state *from, const st
 		return 0;
 	if (!memcmp(a->indir, b->indir, sizeof(*a->indir) * a->indir_size))
 		return 0;
-	describe(x, sizeof(x), a);
-	describe(y, sizeof(y), b);
-	if (np_plan_add_step(plan, knob, -1, 0) < 0 || np_plan_add_change(plan, "indir", x, y) < 0)
+	describe(&x, a);
+	describe(&y, b);
+	if (np_plan_add_step(plan, knob, -1, 0) < 0 || np_plan_add_change(plan, "indir", &x, &y) < 0)
 		return -ENOMEM;
 	return 0;
 }

@@ -29,15 +29,11 @@ static int errof(const struct np_sysctl *s, size_t i)
 
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char x[16], y[16];
-
 	for (size_t i = 0; i < NP_ARRAY_SIZE(sysctls); i++) {
 		if (errof(&from->sys, i) || errof(&to->sys, i) || val(&from->sys, i) == val(&to->sys, i))
 			continue;
-		np_fmt_u32(x, sizeof(x), val(&from->sys, i));
-		np_fmt_u32(y, sizeof(y), val(&to->sys, i));
 		if (np_plan_add_step(plan, &np_knob_sysctl, (int)i, 0) < 0 ||
-		    np_plan_add_change(plan, sysctls[i].name, x, y) < 0)
+		    np_plan_add_uint(plan, sysctls[i].name, val(&from->sys, i), val(&to->sys, i)) < 0)
 			return -ENOMEM;
 	}
 	return 0;

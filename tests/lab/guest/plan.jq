@@ -3,8 +3,9 @@
 # change and the value the kernel must show afterwards.  "unknown.*" marks a
 # knob this file does not know yet (check_applied fails on it).
 
-def onoff: if . == "on" then "1" elif . == "off" then "0" else . end;
-def mask: if . == "-" then "" else . end;	# the plan writes an empty cpulist as "-"
+def onoff: if . == true then "1" elif . == false then "0" else . end;
+def mask: .;	# an empty cpulist is "" in plans as in states (netpolicy-json(7))
+def indir: if .spread == "even" then "even over \(.queues) queues" else "custom over queues 0-\(.max_queue)" end;
 def queue($p): ltrimstr($p) | split(" ")[0];
 
 .steps[] | .knob as $k | .changes[]
@@ -18,6 +19,6 @@ def queue($p): ltrimstr($p) | split(" ")[0];
   elif $k == "sysctl" then "sysctl.\(.what | ltrimstr("net.core.")) \(.after)"
   elif $k == "napi" then "napi.\(.what | gsub("-"; "_")) \(.after)"
   elif $k == "features" then "feature.\(.what) \(.after | onoff)"
-  elif $k == "rss" and .what == "indir" then "rss.indir \(.after)"
+  elif $k == "rss" and .what == "indir" then "rss.indir \(.after | indir)"
   else "unknown.\($k).\(.what | gsub(" "; "_")) \(.after)"
   end
