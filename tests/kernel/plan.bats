@@ -40,7 +40,7 @@ teardown() {
 @test "text dry run prints one line per change and the notes" {
 	run npns v0 set cpu --dry-run
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" =~ ^v0:\ cpu:\ [0-9]+\ changes\ in\ [0-9]+\ steps$ ]]
+	[[ "${lines[0]}" =~ ^v0:\ cpu:\ would\ change\ [0-9]+\ values\ in\ [0-9]+\ steps$ ]]
 	[[ "$output" == *"  channels: rx 8 -> 1"* ]]
 	[[ "$output" == *"  channels: tx 8 -> 1"* ]]
 	[[ "$output" == *"notes:"* ]]
