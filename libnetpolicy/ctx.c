@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "np_policy_file.h"
 #include "np_private.h"
 
 #define NP_DEFAULT_STATE_DIR "/run/netpolicy"
@@ -31,6 +32,7 @@ int np_ctx_new(struct np_ctx **ret, struct np_error *err)
 		return np_err(err, r, NP_PHASE_NONE, NULL, "cannot open /: %s", strerror(-r));
 	}
 	snprintf(ctx->state_dir, sizeof(ctx->state_dir), "%s", NP_DEFAULT_STATE_DIR);
+	ctx->lock_wait = -1;
 	*ret = ctx;
 	return 0;
 }
@@ -44,7 +46,13 @@ void np_ctx_free(struct np_ctx *ctx)
 	if (ctx->rootfd >= 0)
 		close(ctx->rootfd);
 	free(ctx->model);
+	np_policy_cache_free(ctx);
 	free(ctx);
+}
+
+void np_ctx_set_lock_wait(struct np_ctx *ctx, int seconds)
+{
+	ctx->lock_wait = seconds < 0 ? -1 : seconds;
 }
 
 void np_ctx_set_log(struct np_ctx *ctx, np_log_fn fn, void *userdata)

@@ -48,6 +48,12 @@ struct np_policy {
 	/* Why, per knob, for `netpolicy policies` and the man page. */
 	const char *why_channels, *why_irq, *why_coalesce, *why_rings, *why_rss, *why_steering,
 		*why_napi;
+	/* Custom policies only (policy_file.c): the file, the built-in it
+	 * starts from, and per np_policy_keys[] entry (then per coalescing
+	 * field) the line that set the value, 0 where the base's is kept. */
+	const char *file;
+	const struct np_policy *base;
+	const unsigned *key_line, *coal_line;
 };
 
 /* plan_cpus.c: the CPUs a policy may give IRQs to, best first. */

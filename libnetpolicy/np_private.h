@@ -178,6 +178,9 @@ struct np_ctx {
 	np_tentative_fn tentative_fn;
 	void *tentative_ud;
 	struct np_work_counts counts;	/* what commands cost (np_test_hooks.h) */
+	int lock_wait;			/* seconds, -1 for ever (np_ctx_set_lock_wait) */
+	char policy_dir[PATH_MAX];	/* custom policies; "" for NP_POLICY_DIR */
+	struct np_custom_policy *policies;	/* loaded from it, cached */
 };
 
 int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);

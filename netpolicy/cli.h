@@ -22,6 +22,8 @@ enum {
 	 * updated or the output could not be written: never 1, which says
 	 * nothing was changed.  The next command completes the records. */
 	NP_EXIT_UNRECORDED = 6,
+	NP_EXIT_BUSY = 7,	/* --wait expired: another netpolicy holds the device */
+	NP_EXIT_PARTIAL = 8,	/* plan: some devices changed, others failed */
 };
 
 /* The version of the JSON documents' contract (netpolicy-json(7)): raised
@@ -38,6 +40,7 @@ struct cli {
 	const char *cpus;
 	const char *config;
 	int confirm;		/* seconds, 0 = none */
+	int wait;		/* --wait: seconds to wait for a device's lock, -1 = for ever */
 	const char *state_dir;	/* as given, for the watchdog */
 	const char *model;
 	bool irqbalance_ban;	/* set, plan: ask irqbalance to leave the IRQs alone */

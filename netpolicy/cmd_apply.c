@@ -53,6 +53,8 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 {
 	int rc = NP_EXIT_OK;
 
+	if (np_apply_result_changed(res))
+		c->changed = true;
 	if (np_apply_result_recovered(res) && !c->quiet)
 		fprintf(stderr, "netpolicy: %s: rolled back an interrupted earlier run first\n",
 			c->device);
@@ -100,7 +102,8 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 			rc = NP_EXIT_ROLLED_BACK;
 		} else {
 			outcome = NULL;
-			rc = np_error_phase(err) == NP_PHASE_INPUT ? NP_EXIT_USAGE : NP_EXIT_ERROR;
+			rc = np_error_phase(err) == NP_PHASE_INPUT ? NP_EXIT_USAGE :
+			     np_error_phase(err) == NP_PHASE_LOCK ? NP_EXIT_BUSY : NP_EXIT_ERROR;
 		}
 		if (np_apply_result_rollback_incomplete(res))
 			fprintf(stderr, "netpolicy: %s: %s%s; %s: %s; the journal is kept, "

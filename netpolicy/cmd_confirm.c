@@ -124,8 +124,13 @@ int cmd_confirm(struct cli *c)
 		return np_apply_result_rollback_incomplete(res) ? NP_EXIT_ROLLBACK_FAILED :
 								   NP_EXIT_ROLLED_BACK;
 	}
-	if (r < 0)
-		return cli_fail(c, err);
+	if (r < 0) {
+		int rc = cli_fail(c, err);
+
+		/* nothing pending is not a mistake in the command line: exit 1,
+		 * nothing was changed (netpolicy(8)) */
+		return rc == NP_EXIT_USAGE ? NP_EXIT_ERROR : rc;
+	}
 	if (c->json) {
 		struct json_object *o = json_object_new_object();
 

@@ -77,7 +77,7 @@ int cmd_plan(struct cli *c)
 	struct np_config *cfg = NULL;
 	const char *only = NULL;
 	CLI_ERROR(err);
-	bool changed = false;
+	bool changed = false, failed = false;
 	size_t idx;
 	int rc = NP_EXIT_OK;
 
@@ -128,16 +128,28 @@ int cmd_plan(struct cli *c)
 		if (cli_signal_received())
 			break;
 		c->device = np_config_ifname(cfg, i);
+		c->changed = false;
 		/* the configuration was validated: the name is known */
-		if (np_policy_lookup(name, &policy, err) < 0)
+		if (np_policy_find(c->ctx, name, &policy, err) < 0)
 			r = cli_fail(c, err);
 		else
 			r = cli_set_device(c, policy, np_config_cpus(cfg, i));
 		if (devs && finish_entry(c, devs, before, name, r))
 			changed = true;
+		/* a device left as it was or rolled back, the others done */
+		if (r == NP_EXIT_ERROR || r == NP_EXIT_USAGE || r == NP_EXIT_ROLLED_BACK ||
+		    r == NP_EXIT_BUSY)
+			failed = true;
+		if (c->changed)
+			changed = true;
 		if (r > rc)
 			rc = r;
 	}
+	/* Exit 1 says nothing was changed, 3 that the device is as it was: not
+	 * true of a run that changed other devices.  Exit 4 (a rollback left a
+	 * device half-changed) outranks it. */
+	if (failed && changed && rc != NP_EXIT_ROLLBACK_FAILED)
+		rc = NP_EXIT_PARTIAL;
 	c->device = NULL;
 	c->json_out = NULL;
 	if (devs) {

@@ -1,41 +1,65 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* netpolicy policies: what each policy sets, and why. */
+/* netpolicy policies: each policy (built-in and custom), what it sets and
+ * why, and where each value comes from. */
 #include "cli.h"
+
+static const char *str(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v ? json_object_get_string(v) : NULL;
+}
+
+static void print_policy(struct json_object *p, bool first)
+{
+	struct json_object *sets = NULL, *vals = NULL, *origin = NULL;
+
+	printf("%s%s\n", first ? "" : "\n", str(p, "name"));
+	printf("  %s\n", str(p, "summary"));
+	if (str(p, "file"))
+		printf("  from %s, based on %s\n", str(p, "file"), str(p, "base"));
+	json_object_object_get_ex(p, "sets", &sets);
+	json_object_object_foreach(sets, knob, why)
+		printf("  %-13s %s\n", knob, json_object_get_string(why));
+	printf("  %-13s %s (a driver refusing one of these fails the apply; any other "
+	       "refused knob is left out and reported)\n", "core", str(p, "core"));
+	/* the values as a policy file would set them (netpolicy-policy(5)) */
+	printf("  values:\n");
+	json_object_object_get_ex(p, "values", &vals);
+	json_object_object_get_ex(p, "origin", &origin);
+	json_object_object_foreach(vals, key, v) {
+		char word[40];
+
+		snprintf(word, sizeof(word), "%s", json_object_is_type(v, json_type_boolean) ?
+			 (json_object_get_boolean(v) ? "yes" : "no") : json_object_get_string(v));
+		printf("    %-24s = %-12s (%s)\n", key, word, str(origin, key));
+	}
+}
 
 int cmd_policies(struct cli *c)
 {
 	struct json_object *arr;
+	CLI_ERROR(err);
 	size_t n;
 
 	if (c->argc > 0)
 		return cli_usage_error("policies: unexpected argument '%s'", c->argv[0]);
-	if (np_policies_to_json(&arr) < 0) {
-		fprintf(stderr, "netpolicy: out of memory\n");
-		return NP_EXIT_ERROR;
-	}
+	np_error_clear(err);
+	if (np_policies_list_json(c->ctx, &arr, err) < 0)
+		return cli_fail(c, err);
 	if (c->json) {
 		struct json_object *doc = json_object_new_object();
 
+		json_object_object_add(doc, "policy_dir", json_object_new_string(np_ctx_policy_dir(c->ctx)));
 		json_object_object_add(doc, "policies", arr);
 		cli_print_json(doc);
 		json_object_put(doc);
 		return NP_EXIT_OK;
 	}
 	n = json_object_array_length(arr);
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *p = json_object_array_get_idx(arr, i), *v, *sets;
-
-		json_object_object_get_ex(p, "name", &v);
-		printf("%s%s\n", i ? "\n" : "", json_object_get_string(v));
-		json_object_object_get_ex(p, "summary", &v);
-		printf("  %s\n", json_object_get_string(v));
-		json_object_object_get_ex(p, "sets", &sets);
-		json_object_object_foreach(sets, knob, why)
-			printf("  %-13s %s\n", knob, json_object_get_string(why));
-		json_object_object_get_ex(p, "core", &v);
-		printf("  %-13s %s (a driver refusing one of these fails the apply; any other "
-		       "refused knob is left out and reported)\n", "core", json_object_get_string(v));
-	}
+	for (size_t i = 0; i < n; i++)
+		print_policy(json_object_array_get_idx(arr, i), i == 0);
 	json_object_put(arr);
 	return NP_EXIT_OK;
 }

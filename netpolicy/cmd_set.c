@@ -56,11 +56,11 @@ int cmd_set(struct cli *c)
 	CLI_ERROR(err);
 
 	if (c->argc < 1)
-		return cli_usage_error("set: which policy? (see 'netpolicy policies')");
+		return cli_usage_error("set: which policy? 'netpolicy policies' lists them");
 	if (c->argc > 1)
 		return cli_usage_error("set: unexpected argument '%s'", c->argv[1]);
 	np_error_clear(err);
-	if (np_policy_lookup(c->argv[0], &policy, err) < 0)
+	if (np_policy_find(c->ctx, c->argv[0], &policy, err) < 0)
 		return cli_fail(c, err);
 	return cli_set_device(c, policy, c->cpus);
 }
@@ -100,7 +100,7 @@ int cmd_check(struct cli *c)
 	if (np_active_drop(active)[0] && !strcmp(name, np_active_name(active)) &&
 	    !strcmp(opts.cpus ? opts.cpus : "", np_active_cpus(active)))
 		opts.drop = np_active_drop(active);
-	if (np_policy_lookup(name, &policy, err) < 0)
+	if (np_policy_find(c->ctx, name, &policy, err) < 0)
 		return cli_fail(c, err);
 	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {

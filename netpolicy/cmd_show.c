@@ -17,7 +17,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	np_error_clear(err);
 	if (np_active_policy(c->ctx, np_state_ifname(st), &active, err) < 0 ||
 	    !np_active_name(active)[0] ||
-	    np_policy_lookup(np_active_name(active), &policy, err) < 0) {
+	    np_policy_find(c->ctx, np_active_name(active), &policy, err) < 0) {
 		json_object_object_add(obj, "policy", NULL);
 		json_object_object_add(obj, "drift", NULL);
 		return;

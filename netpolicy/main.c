@@ -11,26 +11,78 @@
 /* --root and the step hook are for tests, not API */
 #include "np_test_hooks.h"
 
+#define CLI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The interface in one place: these two tables make the option parser and
+ * --help, and tests/cli/interface.bats checks netpolicy(8)'s SYNOPSIS and
+ * OPTIONS and the bash completion against --help, and the parser against
+ * the tables (an option a command does not list is refused).
+ */
 struct command {
 	const char *name;
 	bool device;		/* takes a DEVICE before the command word */
 	int (*run)(struct cli *c);
-	const char *options;	/* long options it accepts besides the global ones */
+	const char *args;	/* after the command word, for --help */
 	const char *summary;
-	bool hidden;		/* internal: not in --help */
+	bool internal;		/* the --confirm watchdog: started by netpolicy only */
 	bool applies;		/* changes devices: a signal rolls the run back */
 };
 
 static const struct command commands[] = {
 	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)", false, false },
-	{ "set", true, cmd_set, "dry-run cpus confirm strict irqbalance-ban", "plan POLICY for DEVICE and apply it atomically", false, true },
-	{ "reset", true, cmd_reset, "dry-run", "return DEVICE to its state before netpolicy changed it", false, true },
+	{ "set", true, cmd_set, "POLICY", "plan POLICY for DEVICE and apply it atomically", false, true },
+	{ "reset", true, cmd_reset, "", "return DEVICE to its state before netpolicy changed it", false, true },
+	{ "check", true, cmd_check, "[POLICY]", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false, false },
 	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply", false, false },
-	{ "__revert", true, cmd_revert, "", "the --confirm watchdog", true, false },
-	{ "check", true, cmd_check, "cpus", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false, false },
-	{ "plan", false, cmd_plan, "dry-run config strict irqbalance-ban", "bring every configured device to its policy", false, true },
-	{ "policies", false, cmd_policies, "", "what each policy sets and why", false, false },
+	{ "__revert", true, cmd_revert, "TOKEN SECS", "the --confirm watchdog", true, false },
+	{ "plan", false, cmd_plan, "[DEVICE]", "bring every configured device to its policy", false, true },
+	{ "policies", false, cmd_policies, "", "each policy, what it sets and why", false, false },
 };
+
+enum {
+	OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
+	OPT_POLICY_DIR, OPT_WAIT, OPT_STRICT, OPT_IRQBALANCE_BAN,
+};
+
+struct cli_option {
+	const char *name;
+	int key;		/* short option letter, or OPT_* */
+	const char *arg;	/* the argument's name, NULL for none */
+	const char *commands;	/* NULL: every command; else the commands it applies to */
+	const char *help;
+};
+
+static const struct cli_option options[] = {
+	{ "json", 'j', NULL, NULL, "one JSON document on stdout (netpolicy-json(7))" },
+	{ "verbose", 'v', NULL, NULL, "say what is being done, on stderr" },
+	{ "quiet", 'q', NULL, NULL, "print nothing but errors" },
+	{ "state-dir", OPT_STATE_DIR, "DIR", NULL, "locks, journals and snapshots (default /run/netpolicy)" },
+	{ "model", OPT_MODEL, "FILE", NULL, "use a simulated machine described in FILE" },
+	{ "root", OPT_ROOT, "DIR", NULL, "read sysfs and procfs below DIR (test fixtures)" },
+	{ "policy-dir", OPT_POLICY_DIR, "DIR", NULL, "custom policies (default " NP_POLICY_DIR ")" },
+	{ "wait", OPT_WAIT, "SECS", NULL, "wait at most SECS for a device another netpolicy holds (exit 7)" },
+	{ "dry-run", 'n', NULL, "set reset plan", "print the plan, change nothing" },
+	{ "cpus", OPT_CPUS, "LIST", "set check", "CPUs the policy may use (default: online, not isolated)" },
+	{ "confirm", OPT_CONFIRM, "SECS", "set", "roll back after SECS unless 'DEVICE confirm' comes first" },
+	{ "strict", OPT_STRICT, NULL, "set plan", "all or nothing: a knob the driver refuses fails the apply" },
+	{ "config", OPT_CONFIG, "FILE", "plan", "the devices and their policies (default " NP_CONFIG_PATH ")" },
+	{ "irqbalance-ban", OPT_IRQBALANCE_BAN, NULL, "set plan",
+	  "ask a running irqbalance to leave the device's queue IRQs alone" },
+	{ "help", 'h', NULL, NULL, "this text" },
+	{ "version", OPT_VERSION, NULL, NULL, "print the version" },
+};
+
+/* Does `list` (space-separated words) contain `word`? */
+static bool in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
 
 static void usage(FILE *out)
 {
@@ -38,29 +90,37 @@ static void usage(FILE *out)
 		"Usage: netpolicy [OPTIONS] DEVICE COMMAND [ARGS]\n"
 		"       netpolicy [OPTIONS] COMMAND [ARGS]\n\n"
 		"Commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!commands[i].hidden)
-			fprintf(out, "  %s%-9s %s\n", commands[i].device ? "DEVICE " : "       ",
-			commands[i].name, commands[i].summary);
-	fprintf(out,
-		"\nOptions:\n"
-		"  -j, --json           one JSON document on stdout\n"
-		"  -v, --verbose        say what is being done, on stderr\n"
-		"  -q, --quiet          print nothing but errors\n"
-		"      --state-dir DIR  locks, journals and snapshots (default /run/netpolicy)\n"
-		"      --model FILE     use a simulated machine described in FILE\n"
-		"  -n, --dry-run        set, reset, plan: print the plan, change nothing\n"
-		"      --cpus LIST      set: CPUs the policy may use (default: online, not isolated)\n"
-		"      --confirm SECS   set: roll back after SECS unless 'DEVICE confirm' comes first\n"
-		"      --strict         set, plan: all or nothing (a knob the driver refuses fails the\n"
-		"                       apply even when the policy could do without it)\n"
-		"      --config FILE    plan: the devices and their policies (default " NP_CONFIG_PATH ")\n"
-		"      --irqbalance-ban set, plan: ask a running irqbalance to leave the device's IRQs alone\n"
-		"  -h, --help           this text\n"
-		"      --version        print the version\n"
-		"\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or was\n"
-		"interrupted by a signal) and rolled back, 4 rollback incomplete, 5 drift found by\n"
-		"check, 6 changed but a record or the output could not be written.  See netpolicy(8).\n");
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++) {
+		const struct command *cmd = &commands[i];
+		char words[40];
+
+		if (cmd->internal)
+			continue;
+		snprintf(words, sizeof(words), "%s%s%s%s", cmd->device ? "DEVICE " : "", cmd->name,
+			 cmd->args[0] ? " " : "", cmd->args);
+		fprintf(out, "  %-22s %s\n", words, cmd->summary);
+		for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
+			if (options[k].commands && in_list(options[k].commands, cmd->name))
+				fprintf(out, "  %-22s   --%s%s%s\n", "", options[k].name,
+					options[k].arg ? " " : "", options[k].arg ? options[k].arg : "");
+	}
+	fputs("\nOptions:\n", out);
+	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++) {
+		const struct cli_option *o = &options[k];
+		char words[40], cmds[40] = "";
+
+		snprintf(words, sizeof(words), "%c%c%c --%s%s%s", o->key < 256 ? '-' : ' ',
+			 o->key < 256 ? o->key : ' ', o->key < 256 ? ',' : ' ', o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o->commands)
+			snprintf(cmds, sizeof(cmds), "(%s) ", o->commands);
+		fprintf(out, "  %-22s %s%s\n", words, cmds, o->help);
+	}
+	fputs("\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or was\n"
+	      "interrupted by a signal) and rolled back, 4 rollback incomplete, 5 drift found by\n"
+	      "check, 6 changed but a record or the output could not be written, 7 device busy\n"
+	      "(--wait expired), 8 plan changed some devices and failed on others.\n"
+	      "See netpolicy(8).\n", out);
 }
 
 int cli_usage_error(const char *fmt, ...)
@@ -105,6 +165,8 @@ int cli_fail(const struct cli *c, const struct np_error *err)
 	switch (np_error_phase(err)) {
 	case NP_PHASE_INPUT:
 		return NP_EXIT_USAGE;
+	case NP_PHASE_LOCK:
+		return NP_EXIT_BUSY;
 	default:
 		return NP_EXIT_ERROR;
 	}
@@ -132,7 +194,7 @@ static void log_to_stderr(void *userdata, enum np_log_level level, const char *m
 {
 	const struct cli *c = userdata;
 
-	if (level <= NP_LOG_WARNING || c->verbose)
+	if (level <= NP_LOG_WARNING || (level == NP_LOG_NOTICE && !c->quiet) || c->verbose)
 		fprintf(stderr, "netpolicy: %s\n", msg);
 }
 
@@ -197,70 +259,89 @@ static void catch_signals(struct np_ctx *ctx)
 
 static const struct command *find_command(const char *name)
 {
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
 }
 
-enum { OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
-       OPT_STRICT, OPT_IRQBALANCE_BAN };
-
-/* Options that belong to some commands only: refuse them elsewhere rather
- * than ignore them (a script's typo must not pass silently). */
-static int check_options(const struct command *cmd, const struct cli *c)
+static const struct cli_option *find_option(int key)
 {
-	const struct { const char *name; bool given; } used[] = {
-		{ "dry-run", c->dry_run },
-		{ "cpus", c->cpus != NULL },
-		{ "confirm", c->confirm != 0 },
-		{ "config", c->config != NULL },
-		{ "strict", c->strict },
-		{ "irqbalance-ban", c->irqbalance_ban },
-	};
+	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
+		if (options[k].key == key)
+			return &options[k];
+	return NULL;
+}
 
-	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
-		const char *p = strstr(cmd->options, used[i].name);
-		size_t n = strlen(used[i].name);
+/* The option as the user wrote it, for messages: "--bogus", "-x". */
+static const char *bad_option_word(char **argv, int optopt_)
+{
+	static char word[4];
+	const char *w = argv[optind - 1];
 
-		if (used[i].given && !(p && (p[n] == ' ' || p[n] == '\0')))
-			return cli_usage_error("%s: option --%s does not apply", cmd->name, used[i].name);
+	if (w && w[0] == '-' && w[1] == '-') {
+		static char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(w, "="), w);
+		return name;
 	}
-	return 0;
+	snprintf(word, sizeof(word), "-%c", optopt_ ? optopt_ : '?');
+	return word;
+}
+
+/* A number of seconds within [lo, hi], or -1. */
+static int parse_seconds(const char *s, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < lo || v > hi)
+		return -1;
+	return (int)v;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		/* read sysfs/procfs below DIR: for tests against fixture trees */
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "cpus", required_argument, NULL, OPT_CPUS },
-		{ "confirm", required_argument, NULL, OPT_CONFIRM },
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "irqbalance-ban", no_argument, NULL, OPT_IRQBALANCE_BAN },
-		{}
-	};
-	const char *state_dir = NULL, *model = NULL, *root = NULL;
+	struct option opts[CLI_ARRAY_SIZE(options) + 1] = {};
+	const char *state_dir = NULL, *model = NULL, *root = NULL, *policy_dir = NULL;
+	bool given[CLI_ARRAY_SIZE(options)] = {};
+	char shortopts[2 * CLI_ARRAY_SIZE(options) + 2] = ":";
 	int out_err;
 	const struct command *cmd;
 	CLI_ERROR(err);
-	struct cli c = {};
+	struct cli c = { .wait = -1 };
 	char **words;
 	int nwords, opt, r;
 
 	/* A closed pipe (netpolicy ... | head) must never kill an apply half-way:
 	 * a failed write of output is reported after the run. */
 	signal(SIGPIPE, SIG_IGN);
-	while ((opt = getopt_long(argc, argv, "jvqhn", opts, NULL)) != -1) {
+	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++) {
+		opts[k] = (struct option){ options[k].name,
+					   options[k].arg ? required_argument : no_argument, NULL,
+					   options[k].key };
+		if (options[k].key < 256) {
+			size_t n = strlen(shortopts);
+
+			shortopts[n] = (char)options[k].key;
+			if (options[k].arg)
+				shortopts[++n] = ':';
+		}
+	}
+	/* our own one-line messages, not getopt's as well */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		const struct cli_option *o = find_option(opt);
+
+		if (opt == '?')
+			return cli_usage_error("unknown option '%s'", bad_option_word(argv, optopt));
+		if (opt == ':')
+			return cli_usage_error("option '%s' needs an argument",
+					       bad_option_word(argv, optopt));
+		if (o)
+			given[o - options] = true;
 		switch (opt) {
 		case 'j': c.json = true; break;
 		case 'v': c.verbose = true; break;
@@ -269,23 +350,26 @@ int main(int argc, char **argv)
 		case OPT_STATE_DIR: state_dir = optarg; break;
 		case OPT_MODEL: model = optarg; break;
 		case OPT_ROOT: root = optarg; break;
+		case OPT_POLICY_DIR: policy_dir = optarg; break;
 		case 'n': c.dry_run = true; break;
 		case OPT_CPUS: c.cpus = optarg; break;
 		case OPT_CONFIG: c.config = optarg; break;
 		case OPT_STRICT: c.strict = true; break;
 		case OPT_IRQBALANCE_BAN: c.irqbalance_ban = true; break;
-		case OPT_CONFIRM: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || end == optarg || v < 1 || v > 86400)
+		case OPT_CONFIRM:
+			c.confirm = parse_seconds(optarg, 1, 86400);
+			if (c.confirm < 0)
 				return cli_usage_error("--confirm: '%s' is not a number of seconds (1-86400)",
 						       optarg);
-			c.confirm = (int)v;
 			break;
-		}
+		case OPT_WAIT:
+			c.wait = parse_seconds(optarg, 0, 86400);
+			if (c.wait < 0)
+				return cli_usage_error("--wait: '%s' is not a number of seconds (0-86400)",
+						       optarg);
+			break;
 		case OPT_VERSION: printf("netpolicy %s\n", PACKAGE_VERSION); return NP_EXIT_OK;
-		default: return cli_usage_error("invalid option");
+		default: return cli_usage_error("unknown option");
 		}
 	}
 	words = argv + optind;
@@ -317,8 +401,12 @@ int main(int argc, char **argv)
 				       cmd->name);
 	c.argc = nwords;
 	c.argv = words;
-	if (check_options(cmd, &c))
-		return NP_EXIT_USAGE;
+	/* Options that belong to some commands only: refused elsewhere rather
+	 * than ignored (a script's typo must not pass silently). */
+	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
+		if (given[k] && options[k].commands && !in_list(options[k].commands, cmd->name))
+			return cli_usage_error("%s: option --%s does not apply", cmd->name,
+					       options[k].name);
 
 	np_error_clear(err);
 	if (c.device && np_ifname_validate(c.device, err) < 0)
@@ -327,10 +415,12 @@ int main(int argc, char **argv)
 	if (r < 0)
 		return cli_fail(&c, err);
 	np_ctx_set_log(c.ctx, log_to_stderr, &c);
+	np_ctx_set_lock_wait(c.ctx, c.wait);
 	np_ctx_set_step_hook(c.ctx, on_step, &c);
 	c.model = model;
 	c.root = root;
 	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, err) < 0) ||
+	    (policy_dir && np_ctx_set_policy_dir(c.ctx, policy_dir, err) < 0) ||
 	    (model && np_ctx_set_model(c.ctx, model, err) < 0) ||
 	    (root && np_ctx_set_root(c.ctx, root, err) < 0)) {
 		r = cli_fail(&c, err);

@@ -63,6 +63,7 @@ enum np_phase {
 	NP_PHASE_APPLY,
 	NP_PHASE_VERIFY,
 	NP_PHASE_ROLLBACK,
+	NP_PHASE_LOCK,		/* another netpolicy held the device past the lock wait */
 };
 
 /*
@@ -92,7 +93,11 @@ NP_EXPORT const char *np_phase_name(enum np_phase phase);
 
 /* --- context ------------------------------------------------------------ */
 
-enum np_log_level { NP_LOG_ERR = 3, NP_LOG_WARNING = 4, NP_LOG_INFO = 6, NP_LOG_DEBUG = 7 };
+enum np_log_level {
+	NP_LOG_ERR = 3, NP_LOG_WARNING = 4,
+	NP_LOG_NOTICE = 5,	/* normal but worth saying: waiting for a lock */
+	NP_LOG_INFO = 6, NP_LOG_DEBUG = 7,
+};
 typedef void (*np_log_fn)(void *userdata, enum np_log_level level, const char *msg);
 
 NP_EXPORT int np_ctx_new(struct np_ctx **ret, struct np_error *err);
@@ -103,6 +108,10 @@ NP_EXPORT int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct n
 /* The state directory in use: the one set, or the default (/run/netpolicy;
  * with a model, /run/netpolicy-sim.HASH of the model's path). */
 NP_EXPORT const char *np_ctx_state_dir(const struct np_ctx *ctx);
+/* How long to wait for a device another netpolicy is working on: seconds,
+ * 0 not at all, -1 (the default) for ever.  A wait is logged at
+ * NP_LOG_NOTICE; its end without the lock is an NP_PHASE_LOCK error. */
+NP_EXPORT void np_ctx_set_lock_wait(struct np_ctx *ctx, int seconds);
 /* Use the simulated backend with the machine model in FILE (JSON). */
 NP_EXPORT int np_ctx_set_model(struct np_ctx *ctx, const char *file, struct np_error *err);
 NP_EXPORT const char *np_ctx_backend_name(const struct np_ctx *ctx);
@@ -128,7 +137,36 @@ NP_EXPORT size_t np_policy_count(void);
 NP_EXPORT const struct np_policy *np_policy_at(size_t i);
 NP_EXPORT int np_policy_lookup(const char *name, const struct np_policy **ret, struct np_error *err);
 NP_EXPORT const char *np_policy_name(const struct np_policy *policy);
+/* The built-ins only; np_policies_list_json() has the custom ones too. */
 NP_EXPORT int np_policies_to_json(struct json_object **ret);
+
+/*
+ * Custom policies (netpolicy-policy(5)): DIR/NAME.conf starts from a built-in
+ * ("base = throughput"; a file named after a built-in adjusts that one) and
+ * overrides any of its values.  Errors are NP_PHASE_INPUT, "FILE:LINE:COL:
+ * reason".
+ */
+#ifndef NP_POLICY_DIR
+#define NP_POLICY_DIR NP_CONFIG_DIR "/policies.d"
+#endif
+NP_EXPORT int np_ctx_set_policy_dir(struct np_ctx *ctx, const char *dir, struct np_error *err);
+NP_EXPORT const char *np_ctx_policy_dir(const struct np_ctx *ctx);
+/* NAME from the ctx's policy directory, else the built-in NAME.  The policy
+ * lives as long as the ctx. */
+NP_EXPORT int np_policy_find(struct np_ctx *ctx, const char *name, const struct np_policy **ret,
+			     struct np_error *err);
+/* One file, not cached: free it with np_policy_free(). */
+NP_EXPORT int np_policy_load(const char *path, struct np_policy **ret, struct np_error *err);
+NP_EXPORT void np_policy_free(struct np_policy *policy);
+/* {"name", "summary", "base", "file", "values": {KEY: VALUE}, "origin":
+ * {KEY: "built-in" | "FILE:LINE"}, "sets": {KNOB: REASON}}; values are what
+ * a policy file can set, so the JSON turns back into the same policy: */
+NP_EXPORT int np_policy_to_json(const struct np_policy *policy, struct json_object **ret);
+NP_EXPORT int np_policy_from_json(struct json_object *obj, struct np_policy **ret,
+				  struct np_error *err);
+/* Every policy: the built-ins a file does not adjust, then the directory's. */
+NP_EXPORT int np_policies_list_json(struct np_ctx *ctx, struct json_object **ret,
+				    struct np_error *err);
 
 struct np_plan_opts {
 	const char *cpus;	/* cpulist the policy may use ("0-7,16"), or NULL */

@@ -30,6 +30,7 @@ struct entry {
 };
 
 struct np_config {
+	struct np_ctx *ctx;	/* custom policies are found through it; may be NULL */
 	char *path;
 	struct entry *dev;
 	size_t n, alloc;
@@ -133,7 +134,8 @@ static int assignment(struct np_config *cfg, char *s, unsigned line, struct np_e
 			return fail(err, cfg, line, "[%s]: policy given twice (first at line %u)",
 				    e->ifname, e->policy_line);
 		np_error_clear(&why);
-		if (np_policy_lookup(value, &e->policy, &why) < 0)
+		if ((cfg->ctx ? np_policy_find(cfg->ctx, value, &e->policy, &why) :
+				np_policy_lookup(value, &e->policy, &why)) < 0)
 			return fail(err, cfg, line, "%s", why.msg);
 		e->policy_line = line;
 		return 0;
@@ -224,6 +226,7 @@ int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
 		free(cfg);
 		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
 	}
+	cfg->ctx = ctx;
 	/* Links are followed (configuration management often links the
 	 * file); FIFOs, devices and pipes are refused without blocking, and
 	 * the size is bounded: "--config /dev/zero" once grew without end. */

@@ -134,6 +134,7 @@ const char *np_phase_name(enum np_phase phase)
 		[NP_PHASE_APPLY] = "apply",
 		[NP_PHASE_VERIFY] = "verify",
 		[NP_PHASE_ROLLBACK] = "rollback",
+		[NP_PHASE_LOCK] = "lock",
 	};
 
 	if ((unsigned)phase >= NP_ARRAY_SIZE(names))

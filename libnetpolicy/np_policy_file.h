@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Custom policies (policy_file.c) and the table of the values every policy
+ * sets (policy_keys.c): one loader and one printer for built-in and custom. */
+#ifndef NP_POLICY_FILE_H
+#define NP_POLICY_FILE_H
+
+#include "np_policy.h"
+
+enum np_key_type { NP_KEY_ENUM, NP_KEY_BOOL, NP_KEY_U32, NP_KEY_U64 };
+
+struct np_policy_key {
+	const char *name;		/* "channels", "rfs-entries" */
+	enum np_key_type type;
+	size_t off;			/* of the value in struct np_policy */
+	const char *const *names;	/* NP_KEY_ENUM: word per value */
+	size_t n_names;
+	const char *knob;		/* the reason ("sets") it belongs to */
+};
+
+extern const struct np_policy_key np_policy_keys[];
+extern const size_t np_policy_n_keys;
+
+const struct np_policy_key *np_policy_key_find(const char *name);
+int np_policy_key_value_json(const struct np_policy *p, const struct np_policy_key *k,
+			     struct json_object **ret);
+int np_policy_coal_json(int field, uint32_t v, struct json_object **ret);
+/* Parse a value into p; -EINVAL with the reason in why. */
+int np_policy_key_set(struct np_policy *p, const struct np_policy_key *k, const char *value,
+		      char *why, size_t why_len);
+int np_policy_coal_parse(int field, const char *value, uint32_t *ret, char *why, size_t why_len);
+int np_policy_json_word(struct json_object *v, char *buf, size_t len);
+
+/* Free the custom policies cached in the ctx. */
+void np_policy_cache_free(struct np_ctx *ctx);
+
+#endif

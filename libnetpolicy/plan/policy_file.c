@@ -1,0 +1,625 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Custom policies: DIR/NAME.conf (netpolicy-policy(5)) starts from a built-in
+ * policy ("base = throughput"; a file named after a built-in adjusts it) and
+ * overrides any value of np_policy_keys[] or any coalescing field:
+ *
+ *	# /etc/netpolicy/policies.d/bulk.conf
+ *	base = throughput
+ *	coalesce.rx-usecs = 100
+ *	rfs-entries = 65536
+ *
+ * A policy is found through the ctx (np_policy_find), so tests and programs
+ * can point a ctx at their own directory; loaded files stay cached there.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "np_policy_file.h"
+
+struct np_custom_policy {
+	struct np_policy p;	/* first: a policy pointer is a custom pointer */
+	char name[32];
+	char summary[200];
+	char core[128];
+	unsigned core_line;
+	char *file;
+	struct np_coal_value coal[NP_COAL__COUNT];
+	unsigned key_line[16];
+	unsigned coal_line[NP_COAL__COUNT];
+	struct np_custom_policy *next;	/* the ctx's cache */
+};
+
+#define custom np_custom_policy
+
+_Static_assert(sizeof(((struct custom *)0)->key_line) / sizeof(unsigned) >= 10,
+	       "a line per np_policy_keys[] entry");
+
+void np_policy_free(struct np_policy *p)
+{
+	struct custom *c = (struct custom *)p;
+
+	if (!p || !p->key_line)	/* the built-ins are not ours to free */
+		return;
+	free(c->file);
+	free(c);
+}
+
+void np_policy_cache_free(struct np_ctx *ctx)
+{
+	struct custom *c = ctx->policies, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		np_policy_free(&c->p);
+	}
+	ctx->policies = NULL;
+}
+
+static const struct np_policy *builtin(const char *name)
+{
+	for (size_t i = 0; i < np_policy_count(); i++)
+		if (!strcmp(np_policy_at(i)->name, name))
+			return np_policy_at(i);
+	return NULL;
+}
+
+/* Lower case letters, digits, '-' and '_', at most 31: a file name and a
+ * word of the command line, of netpolicy.conf and of the policy record. */
+static bool name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 31 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-' ||
+		      s[i] == '_'))
+			return false;
+	return true;
+}
+
+static int custom_new(const char *name, const char *file, struct custom **ret)
+{
+	struct custom *c = calloc(1, sizeof(*c));
+
+	if (!c || (file && !(c->file = strdup(file)))) {
+		free(c);
+		return -ENOMEM;
+	}
+	snprintf(c->name, sizeof(c->name), "%.31s", name);
+	*ret = c;
+	return 0;
+}
+
+/* Start from `base`: its values, its reasons, its coalescing list. */
+static void custom_base(struct custom *c, const struct np_policy *base)
+{
+	const char *name = c->p.name;
+
+	c->p = *base;
+	c->p.name = name ? name : c->name;
+	c->p.base = base;
+	c->p.file = c->file;
+	c->p.key_line = c->key_line;
+	c->p.coal_line = c->coal_line;
+	memcpy(c->coal, base->coal, base->n_coal * sizeof(*c->coal));
+	c->p.coal = c->coal;
+	snprintf(c->summary, sizeof(c->summary), "%s", base->summary);
+	c->p.summary = c->summary;
+	snprintf(c->core, sizeof(c->core), "%s", base->core ? base->core : "");
+	c->p.core = c->core;
+}
+
+static void custom_set_coal(struct custom *c, int f, uint32_t v, unsigned line)
+{
+	size_t i;
+
+	for (i = 0; i < c->p.n_coal && c->coal[i].field != (enum np_coal_field)f; i++)
+		;
+	if (i == c->p.n_coal)
+		c->p.n_coal++;
+	c->coal[i].field = (enum np_coal_field)f;
+	c->coal[i].value = v;
+	c->coal_line[f] = line;
+}
+
+static void custom_unset_coal(struct custom *c, int f)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->p.n_coal; i++)
+		if (c->coal[i].field != (enum np_coal_field)f)
+			c->coal[n++] = c->coal[i];
+	c->p.n_coal = n;
+	c->coal_line[f] = 0;
+}
+
+/* "FILE:LINE:COL: reason", an input error. */
+static int file_err(struct np_error *err, const char *file, unsigned line, size_t col,
+		    const char *reason)
+{
+	return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "%s:%u:%zu: %s", file, line, col + 1,
+		      reason);
+}
+
+static char *trim(char *s, char **end)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	*end = s + strlen(s);
+	while (*end > s && ((*end)[-1] == ' ' || (*end)[-1] == '\t' || (*end)[-1] == '\n' ||
+			    (*end)[-1] == '\r'))
+		*--*end = '\0';
+	return s;
+}
+
+/* One "key = value" of a file (or of the JSON's values); why set on error. */
+static int set_value(struct custom *c, const char *key, const char *value, unsigned line,
+		     char *why, size_t why_len)
+{
+	const struct np_policy_key *k;
+
+	if (!strcmp(key, "summary")) {
+		snprintf(c->summary, sizeof(c->summary), "%s", value);
+		return 0;
+	}
+	if (!strcmp(key, "core")) {	/* knob names, comma-separated */
+		char words[sizeof(c->core)], *w, *save = NULL;
+
+		if (strlen(value) >= sizeof(c->core)) {
+			snprintf(why, why_len, "core: too long");
+			return -EINVAL;
+		}
+		snprintf(words, sizeof(words), "%s", value);
+		for (w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save))
+			if (!np_knob_lookup(w)) {
+				snprintf(why, why_len, "core: '%.40s' is not a knob", w);
+				return -EINVAL;
+			}
+		snprintf(c->core, sizeof(c->core), "%s", value);
+		c->core_line = line;
+		return 0;
+	}
+	if (!strncmp(key, "coalesce.", 9)) {
+		int f = np_coal_field_lookup(key + 9);
+		uint32_t v;
+
+		if (f < 0) {
+			snprintf(why, why_len, "unknown coalescing parameter '%s'", key + 9);
+			return -ENOENT;
+		}
+		if (!strcmp(value, "keep")) {	/* the policy leaves the driver's value */
+			custom_unset_coal(c, f);
+			return 0;
+		}
+		if (np_policy_coal_parse(f, value, &v, why, why_len) < 0)
+			return -EINVAL;
+		custom_set_coal(c, f, v, line);
+		return 0;
+	}
+	k = np_policy_key_find(key);
+	if (!k) {
+		snprintf(why, why_len, "unknown key '%s' (netpolicy-policy(5) lists them)", key);
+		return -ENOENT;
+	}
+	if (np_policy_key_set(&c->p, k, value, why, why_len) < 0)
+		return -EINVAL;
+	c->key_line[k - np_policy_keys] = line;
+	return 0;
+}
+
+static int parse(struct custom *c, const char *path, FILE *f, struct np_error *err)
+{
+	char buf[1024], why[200];
+	unsigned line = 0, base_line = 0;
+	bool started = false;
+
+	while (fgets(buf, sizeof(buf), f)) {
+		char *s, *end, *eq, *key, *value, *kend;
+
+		line++;
+		if (!strchr(buf, '\n') && !feof(f))
+			return file_err(err, path, line, sizeof(buf) - 1, "line too long");
+		s = trim(buf, &end);
+		if (!*s || *s == '#')
+			continue;
+		eq = strchr(s, '=');
+		if (!eq)
+			return file_err(err, path, line, (size_t)(s - buf), "expected 'key = value'");
+		*eq = '\0';
+		key = trim(s, &kend);
+		value = trim(eq + 1, &end);
+		if (!*key)
+			return file_err(err, path, line, (size_t)(s - buf), "a key is missing before '='");
+		if (!*value)
+			return file_err(err, path, line, (size_t)(eq + 1 - buf), "a value is missing after '='");
+		if (!strcmp(key, "base")) {
+			const struct np_policy *b = builtin(value);
+
+			if (started || base_line)
+				return file_err(err, path, line, (size_t)(key - buf),
+						"'base' must come first, once");
+			if (!b) {
+				snprintf(why, sizeof(why), "base: '%s' is not a built-in policy", value);
+				return file_err(err, path, line, (size_t)(value - buf), why);
+			}
+			custom_base(c, b);
+			base_line = line;
+			continue;
+		}
+		if (!started && !base_line) {
+			const struct np_policy *b = builtin(c->name);
+
+			if (!b)
+				return file_err(err, path, line, (size_t)(key - buf),
+						"the first setting must be 'base = POLICY' (cpu, latency, ...)");
+			custom_base(c, b);
+		}
+		started = true;
+		switch (set_value(c, key, value, line, why, sizeof(why))) {
+		case 0:
+			break;
+		case -ENOENT:
+			return file_err(err, path, line, (size_t)(key - buf), why);
+		default:
+			return file_err(err, path, line, (size_t)(value - buf), why);
+		}
+	}
+	if (ferror(f))
+		return np_err(err, -EIO, NP_PHASE_INPUT, NULL, "%s: read error", path);
+	if (!started && !base_line) {
+		const struct np_policy *b = builtin(c->name);
+
+		if (!b)
+			return file_err(err, path, line ? line : 1, 0, "no 'base = POLICY'");
+		custom_base(c, b);
+	}
+	return 0;
+}
+
+int np_policy_load(const char *path, struct np_policy **ret, struct np_error *err)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	size_t n = strlen(base);
+	struct custom *c;
+	char name[64];
+	FILE *f;
+	int r;
+
+	if (n < 6 || n - 5 >= sizeof(name) || strcmp(base + n - 5, ".conf"))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "%s: a policy file is NAME.conf", path);
+	memcpy(name, base, n - 5);
+	name[n - 5] = '\0';
+	if (!name_ok(name))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "%s: a policy name is 1-31 of a-z, 0-9, '-', '_'", path);
+	f = fopen(path, "re");
+	if (!f)
+		return np_err(err, -errno, NP_PHASE_INPUT, NULL, "%s: %s", path, strerror(errno));
+	r = custom_new(name, path, &c);
+	if (r < 0) {
+		fclose(f);
+		return np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
+	}
+	c->p.name = c->name;
+	r = parse(c, path, f, err);
+	fclose(f);
+	if (r < 0) {
+		np_policy_free(&c->p);
+		return r;
+	}
+	*ret = &c->p;
+	return 0;
+}
+
+int np_ctx_set_policy_dir(struct np_ctx *ctx, const char *dir, struct np_error *err)
+{
+	if (strlen(dir) >= sizeof(ctx->policy_dir))
+		return np_err(err, -ENAMETOOLONG, NP_PHASE_INPUT, NULL, "policy directory name too long");
+	snprintf(ctx->policy_dir, sizeof(ctx->policy_dir), "%s", dir);
+	np_policy_cache_free(ctx);
+	return 0;
+}
+
+const char *np_ctx_policy_dir(const struct np_ctx *ctx)
+{
+	return ctx->policy_dir[0] ? ctx->policy_dir : NP_POLICY_DIR;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of the directory's policies, sorted; *ret NULL when none. */
+static int dir_names(struct np_ctx *ctx, char ***ret, size_t *ret_n)
+{
+	DIR *d = opendir(np_ctx_policy_dir(ctx));
+	char **v = NULL;
+	size_t n = 0;
+	struct dirent *e;
+
+	*ret = NULL;
+	*ret_n = 0;
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char **nv;
+
+		if (len < 6 || strcmp(e->d_name + len - 5, ".conf") || e->d_name[0] == '.')
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv || !(nv[n] = strndup(e->d_name, len - 5))) {
+			v = nv ? nv : v;
+			np_list_free(v, n);
+			closedir(d);
+			return -ENOMEM;
+		}
+		v = nv;
+		n++;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), by_name);
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+int np_policy_find(struct np_ctx *ctx, const char *name, const struct np_policy **ret,
+		   struct np_error *err)
+{
+	struct np_policy *p;
+	char path[PATH_MAX + 40];
+	struct custom *c;
+	int r;
+
+	for (c = ctx->policies; c; c = c->next)
+		if (!strcmp(c->name, name)) {
+			*ret = &c->p;
+			return 0;
+		}
+	if (name_ok(name)) {
+		snprintf(path, sizeof(path), "%s/%s.conf", np_ctx_policy_dir(ctx), name);
+		r = np_policy_load(path, &p, err);
+		if (r == 0) {
+			c = (struct custom *)p;
+			c->next = ctx->policies;
+			ctx->policies = c;
+			*ret = p;
+			return 0;
+		}
+		if (r != -ENOENT)
+			return r;
+		if (err)	/* no such file: a built-in, or unknown */
+			np_error_clear(err);
+	}
+	r = np_policy_lookup(name, ret, NULL);
+	if (r == -EINVAL) {
+		char valid[200] = "", **names;
+		size_t n;
+
+		for (size_t i = 0; i < np_policy_count(); i++)
+			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
+				 i ? ", " : "", np_policy_at(i)->name);
+		if (dir_names(ctx, &names, &n) == 0) {
+			for (size_t i = 0; i < n; i++)
+				if (!builtin(names[i]))
+					snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid),
+						 ", %s", names[i]);
+			np_list_free(names, n);
+		}
+		r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "unknown policy '%.40s' (valid: %s)",
+			   name, valid);
+	}
+	return r;
+}
+
+/* The base's reason, then what the file changed for this knob: the reason
+ * was written for the base's values, not for these. */
+static void adjusted_note(const struct np_policy *p, struct json_object *vals, const char *knob,
+			  char *text, size_t len)
+{
+	size_t used = strlen(text);
+	bool first = true;
+
+	if (!p->key_line || !p->file)
+		return;
+	json_object_object_foreach(vals, key, v) {
+		const struct np_policy_key *k = np_policy_key_find(key);
+		unsigned line;
+		int f;
+
+		if (k) {
+			line = p->key_line[k - np_policy_keys];
+			if (strcmp(k->knob, knob))
+				continue;
+		} else {
+			f = np_coal_field_lookup(key + strlen("coalesce."));
+			if (f < 0 || strcmp(knob, "coalesce"))
+				continue;
+			line = p->coal_line[f];
+		}
+		if (!line || used >= len)
+			continue;
+		used += (size_t)snprintf(text + used, len - used, "%s %s = %s",
+					 first ? "; adjusted by this policy's file:" : ",", key,
+					 json_object_get_string(v));
+		first = false;
+	}
+}
+
+/* One policy as `policies --json` prints it: name, summary, base and file
+ * (null for a built-in), values (what a file can set), origin ("built-in"
+ * or FILE:LINE per value) and the reasons. */
+int np_policy_to_json(const struct np_policy *p, struct json_object **ret)
+{
+	struct json_object *o = json_object_new_object(), *vals = json_object_new_object();
+	struct json_object *origin = json_object_new_object(), *why = json_object_new_object();
+	char where[PATH_MAX + 16];
+	bool ok = o && vals && origin && why;
+
+#define ORIGIN(line) ((line) && p->file ? (snprintf(where, sizeof(where), "%s:%u", p->file, (line)), where) : "built-in")
+	for (size_t i = 0; ok && i < np_policy_n_keys; i++) {
+		struct json_object *v;
+
+		ok = np_policy_key_value_json(p, &np_policy_keys[i], &v) == 0;
+		if (ok) {
+			json_object_object_add(vals, np_policy_keys[i].name, v);
+			json_object_object_add(origin, np_policy_keys[i].name,
+					       json_object_new_string(ORIGIN(p->key_line ? p->key_line[i] : 0)));
+		}
+	}
+	if (ok) {
+		const struct custom *c = p->key_line ? (const struct custom *)p : NULL;
+
+		json_object_object_add(vals, "core", json_object_new_string(p->core ? p->core : ""));
+		json_object_object_add(origin, "core", json_object_new_string(ORIGIN(c ? c->core_line : 0)));
+	}
+	for (size_t i = 0; ok && i < p->n_coal; i++) {
+		struct json_object *v;
+		char key[48];
+		int f = (int)p->coal[i].field;
+
+		snprintf(key, sizeof(key), "coalesce.%s", np_coal_field_name(f));
+		ok = np_policy_coal_json(f, p->coal[i].value, &v) == 0;
+		if (ok) {
+			json_object_object_add(vals, key, v);
+			json_object_object_add(origin, key, json_object_new_string(
+						       ORIGIN(p->coal_line ? p->coal_line[f] : 0)));
+		}
+	}
+#undef ORIGIN
+	if (!ok) {
+		json_object_put(o);
+		json_object_put(vals);
+		json_object_put(origin);
+		json_object_put(why);
+		return -ENOMEM;
+	}
+	json_object_object_add(o, "name", json_object_new_string(p->name));
+	json_object_object_add(o, "summary", json_object_new_string(p->summary));
+	json_object_object_add(o, "core", json_object_new_string(p->core ? p->core : ""));
+	json_object_object_add(o, "base", p->base ? json_object_new_string(p->base->name) : NULL);
+	json_object_object_add(o, "file", p->file ? json_object_new_string(p->file) : NULL);
+	json_object_object_add(o, "values", vals);
+	json_object_object_add(o, "origin", origin);
+	{
+		const struct { const char *knob, *why; } reasons[] = {
+			{ "channels", p->why_channels }, { "irq-affinity", p->why_irq },
+			{ "coalesce", p->why_coalesce }, { "rings", p->why_rings },
+			{ "rss", p->why_rss }, { "steering", p->why_steering },
+			{ "napi", p->why_napi },
+		};
+
+		for (size_t i = 0; i < NP_ARRAY_SIZE(reasons); i++) {
+			char text[1024];
+
+			snprintf(text, sizeof(text), "%s", reasons[i].why);
+			adjusted_note(p, vals, reasons[i].knob, text, sizeof(text));
+			json_object_object_add(why, reasons[i].knob, json_object_new_string(text));
+		}
+	}
+	json_object_object_add(o, "sets", why);
+	*ret = o;
+	return 0;
+}
+
+int np_policy_from_json(struct json_object *obj, struct np_policy **ret, struct np_error *err)
+{
+	struct json_object *name, *vals, *base = NULL, *summary = NULL;
+	const struct np_policy *b;
+	struct custom *c;
+	char why[200], word[64];
+	int r;
+
+	if (!json_object_object_get_ex(obj, "name", &name) || !json_object_is_type(name, json_type_string) ||
+	    !json_object_object_get_ex(obj, "values", &vals) || !json_object_is_type(vals, json_type_object))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "a policy needs \"name\" and \"values\"");
+	json_object_object_get_ex(obj, "base", &base);
+	b = builtin(base && json_object_is_type(base, json_type_string) ? json_object_get_string(base) :
+							       json_object_get_string(name));
+	if (!b)
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "policy '%s': no built-in base",
+			      json_object_get_string(name));
+	if (!name_ok(json_object_get_string(name)))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "'%s' is not a policy name",
+			      json_object_get_string(name));
+	r = custom_new(json_object_get_string(name), NULL, &c);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
+	c->p.name = c->name;
+	custom_base(c, b);
+	if (!base || !json_object_is_type(base, json_type_string))
+		c->p.base = NULL;
+	/* the base's coalescing list is replaced by the one given */
+	c->p.n_coal = 0;
+	if (json_object_object_get_ex(obj, "summary", &summary) && json_object_is_type(summary, json_type_string))
+		snprintf(c->summary, sizeof(c->summary), "%s", json_object_get_string(summary));
+	json_object_object_foreach(vals, key, v) {
+		if (np_policy_json_word(v, word, sizeof(word)) < 0 ||
+		    set_value(c, key, word, 0, why, sizeof(why)) < 0) {
+			np_policy_free(&c->p);
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "policy '%s': %s: %s", c->name,
+				      key, np_policy_json_word(v, word, sizeof(word)) < 0 ?
+				      "not a number, boolean or word" : why);
+		}
+	}
+	*ret = &c->p;
+	return 0;
+}
+
+int np_policies_list_json(struct np_ctx *ctx, struct json_object **ret, struct np_error *err)
+{
+	struct json_object *arr = json_object_new_array();
+	char **names;
+	size_t n;
+	int r;
+
+	if (!arr)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	r = dir_names(ctx, &names, &n);
+	if (r < 0) {
+		json_object_put(arr);
+		return np_err(err, r, NP_PHASE_INPUT, NULL, "%s: %s", np_ctx_policy_dir(ctx), strerror(-r));
+	}
+	/* the built-ins a file does not adjust, then the files' */
+	for (size_t i = 0; r >= 0 && i < np_policy_count(); i++) {
+		const struct np_policy *p = np_policy_at(i);
+		struct json_object *o;
+		bool adjusted = false;
+
+		for (size_t k = 0; k < n; k++)
+			adjusted |= !strcmp(names[k], p->name);
+		if (adjusted)
+			continue;
+		r = np_policy_to_json(p, &o);
+		if (r < 0)
+			np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
+		else
+			json_object_array_add(arr, o);
+	}
+	for (size_t k = 0; r >= 0 && k < n; k++) {
+		const struct np_policy *p;
+		struct json_object *o;
+
+		r = np_policy_find(ctx, names[k], &p, err);
+		if (r >= 0 && (r = np_policy_to_json(p, &o)) < 0)
+			np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
+		if (r >= 0)
+			json_object_array_add(arr, o);
+	}
+	np_list_free(names, n);
+	if (r < 0) {
+		json_object_put(arr);
+		return r;
+	}
+	*ret = arr;
+	return 0;
+}

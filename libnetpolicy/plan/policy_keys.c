@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Every value a policy sets, by the name policy files and `policies --json`
+ * use (netpolicy-policy(5)): one table that reads, prints and compares them,
+ * so built-in and custom policies go through the same code.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "np_policy_file.h"
+
+static const char *const chan_names[] = {
+	[NP_CHAN_LINK_SPEED] = "link-speed",
+	[NP_CHAN_LOCAL_CORES] = "local-cores",
+};
+static const char *const ring_names[] = {
+	[NP_RING_KEEP] = "keep",
+	[NP_RING_MAX] = "max",
+};
+static const char *const rps_names[] = {
+	[NP_RPS_OFF] = "off",
+	[NP_RPS_FEW_QUEUES] = "few-queues",
+};
+
+#define OFF(f) offsetof(struct np_policy, f)
+#define NAMES(a) a, NP_ARRAY_SIZE(a)
+
+const struct np_policy_key np_policy_keys[] = {
+	{ "channels", NP_KEY_ENUM, OFF(channels), NAMES(chan_names), "channels" },
+	{ "rings", NP_KEY_ENUM, OFF(rings), NAMES(ring_names), "rings" },
+	{ "adaptive", NP_KEY_BOOL, OFF(adaptive), NULL, 0, "coalesce" },
+	{ "rps", NP_KEY_ENUM, OFF(rps), NAMES(rps_names), "steering" },
+	{ "rfs-entries", NP_KEY_U32, OFF(rfs_entries), NULL, 0, "steering" },
+	{ "napi", NP_KEY_BOOL, OFF(napi), NULL, 0, "napi" },
+	{ "napi-defer-hard-irqs", NP_KEY_U32, OFF(napi_defer_hard_irqs), NULL, 0, "napi" },
+	{ "gro-flush-timeout", NP_KEY_U64, OFF(gro_flush_timeout), NULL, 0, "napi" },
+	{ "busy-poll", NP_KEY_U32, OFF(busy_poll), NULL, 0, "napi" },
+	{ "busy-read", NP_KEY_U32, OFF(busy_read), NULL, 0, "napi" },
+};
+const size_t np_policy_n_keys = NP_ARRAY_SIZE(np_policy_keys);
+
+static bool coal_is_bool(int f)
+{
+	return f == NP_COAL_ADAPTIVE_RX || f == NP_COAL_ADAPTIVE_TX || f == NP_COAL_CQE_MODE_RX ||
+	       f == NP_COAL_CQE_MODE_TX;
+}
+
+static const void *field(const struct np_policy *p, const struct np_policy_key *k)
+{
+	return (const char *)p + k->off;
+}
+
+/* Enums are stored as int-sized enum members. */
+static unsigned get_enum(const struct np_policy *p, const struct np_policy_key *k)
+{
+	return (unsigned)*(const int *)field(p, k);
+}
+
+int np_policy_key_value_json(const struct np_policy *p, const struct np_policy_key *k,
+			     struct json_object **ret)
+{
+	struct json_object *o = NULL;
+	unsigned e;
+
+	switch (k->type) {
+	case NP_KEY_ENUM:
+		e = get_enum(p, k);
+		o = json_object_new_string(e < k->n_names && k->names[e] ? k->names[e] : "?");
+		break;
+	case NP_KEY_BOOL:
+		o = json_object_new_boolean(*(const bool *)field(p, k));
+		break;
+	case NP_KEY_U32:
+		o = json_object_new_int64(*(const uint32_t *)field(p, k));
+		break;
+	case NP_KEY_U64:
+		o = json_object_new_uint64(*(const uint64_t *)field(p, k));
+		break;
+	}
+	if (!o)
+		return -ENOMEM;
+	*ret = o;
+	return 0;
+}
+
+int np_policy_coal_json(int f, uint32_t v, struct json_object **ret)
+{
+	struct json_object *o = coal_is_bool(f) ? json_object_new_boolean(v != 0) :
+						  json_object_new_int64(v);
+
+	if (!o)
+		return -ENOMEM;
+	*ret = o;
+	return 0;
+}
+
+const struct np_policy_key *np_policy_key_find(const char *name)
+{
+	for (size_t i = 0; i < np_policy_n_keys; i++)
+		if (!strcmp(np_policy_keys[i].name, name))
+			return &np_policy_keys[i];
+	return NULL;
+}
+
+/* Words for booleans: the file's (yes/no, on/off) and JSON's (true/false). */
+static int parse_bool(const char *s, bool *ret)
+{
+	if (!strcmp(s, "yes") || !strcmp(s, "on") || !strcmp(s, "true") || !strcmp(s, "1"))
+		*ret = true;
+	else if (!strcmp(s, "no") || !strcmp(s, "off") || !strcmp(s, "false") || !strcmp(s, "0"))
+		*ret = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_uint(const char *s, uint64_t max, uint64_t *ret)
+{
+	char *end;
+	uint64_t v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	if (v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int np_policy_key_set(struct np_policy *p, const struct np_policy_key *k, const char *value,
+		      char *why, size_t why_len)
+{
+	void *f = (char *)p + k->off;
+	uint64_t u;
+	bool b;
+	int r;
+
+	switch (k->type) {
+	case NP_KEY_ENUM:
+		for (size_t i = 0; i < k->n_names; i++)
+			if (k->names[i] && !strcmp(k->names[i], value)) {
+				*(int *)f = (int)i;
+				return 0;
+			}
+		r = snprintf(why, why_len, "'%s' is not a value of %s (valid:", value, k->name);
+		for (size_t i = 0; i < k->n_names && r >= 0 && (size_t)r < why_len; i++)
+			r += snprintf(why + r, why_len - (size_t)r, " %s", k->names[i]);
+		if (r >= 0 && (size_t)r < why_len)
+			snprintf(why + r, why_len - (size_t)r, ")");
+		return -EINVAL;
+	case NP_KEY_BOOL:
+		if (parse_bool(value, &b) < 0) {
+			snprintf(why, why_len, "%s: '%s' is not yes or no", k->name, value);
+			return -EINVAL;
+		}
+		*(bool *)f = b;
+		return 0;
+	case NP_KEY_U32:
+	case NP_KEY_U64:
+		r = parse_uint(value, k->type == NP_KEY_U32 ? UINT32_MAX : UINT64_MAX, &u);
+		if (r < 0) {
+			snprintf(why, why_len, "%s: '%s' is not a number%s", k->name, value,
+				 r == -ERANGE ? " in range" : "");
+			return -EINVAL;
+		}
+		if (k->type == NP_KEY_U32)
+			*(uint32_t *)f = (uint32_t)u;
+		else
+			*(uint64_t *)f = u;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int np_policy_coal_parse(int f, const char *value, uint32_t *ret, char *why, size_t why_len)
+{
+	uint64_t u;
+	bool b;
+
+	if (coal_is_bool(f)) {
+		if (parse_bool(value, &b) < 0) {
+			snprintf(why, why_len, "coalesce.%s: '%s' is not on or off",
+				 np_coal_field_name(f), value);
+			return -EINVAL;
+		}
+		*ret = b;
+		return 0;
+	}
+	if (parse_uint(value, UINT32_MAX, &u) < 0) {
+		snprintf(why, why_len, "coalesce.%s: '%s' is not a number (0-4294967295)",
+			 np_coal_field_name(f), value);
+		return -EINVAL;
+	}
+	*ret = (uint32_t)u;
+	return 0;
+}
+
+/* A JSON value of `values` back to the words a file would hold. */
+int np_policy_json_word(struct json_object *v, char *buf, size_t len)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_boolean:
+		snprintf(buf, len, "%s", json_object_get_boolean(v) ? "yes" : "no");
+		return 0;
+	case json_type_int:
+		if (json_object_get_int64(v) < 0)
+			return -EINVAL;
+		snprintf(buf, len, "%" PRIu64, json_object_get_uint64(v));
+		return 0;
+	case json_type_string:
+		snprintf(buf, len, "%s", json_object_get_string(v));
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}

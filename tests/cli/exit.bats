@@ -1,0 +1,140 @@
+#!/usr/bin/env bats
+# Every exit status netpolicy(8) lists, one test each, on the simulated
+# backend: the code the program returns is the one the page gives.
+
+load ../helpers
+bats_require_minimum_version 1.5.0
+
+setup() { np_tmpdir; }
+teardown() { np_cleanup_tmp; }
+
+# EXIT STATUS of netpolicy(8): the codes it documents
+documented_codes() {
+	sed -n '/^\.SH EXIT STATUS/,/^\.SH [^E]/p' "$NP_SRCDIR/man/netpolicy.8" |
+		awk '/^\.TP/ { getline; if ($1 == ".B" && $2 ~ /^[0-9]+$/) print $2 }'
+}
+
+with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
+	np_model "$1"
+	jq --argjson f "$2" '.faults = $f' "$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
+}
+
+@test "netpolicy(8) documents the codes tested here, and --help names the same" {
+	[ "$(documented_codes | tr '\n' ' ')" = "0 1 2 3 4 5 7 8 " ]
+	for code in $(documented_codes); do
+		"$NETPOLICY" --help | tr ',' '\n' | grep -q "\b$code [a-z]" || { echo "--help lacks $code"; false; }
+	done
+}
+
+@test "exit 0: done (a dry run, an apply, a second apply with nothing to do)" {
+	np_model few-msix
+	run npsim eno1 set throughput --dry-run
+	[ "$status" -eq 0 ]
+	run npsim eno1 set throughput
+	[ "$status" -eq 0 ]
+	run npsim eno1 set throughput
+	[ "$status" -eq 0 ]
+	[ "$output" = "eno1: no changes" ]
+}
+
+@test "exit 1: an error, nothing changed (no such device; nothing to confirm)" {
+	np_model few-msix
+	cp "$MODEL" "$NP_TMP/orig.json"
+	run npsim npnosuch0 set throughput
+	[ "$status" -eq 1 ]
+	# nothing pending is not a usage error
+	run npsim eno1 confirm
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no tentative change to confirm"* ]]
+	cmp "$MODEL" "$NP_TMP/orig.json"
+}
+
+@test "exit 2: usage (option, command, policy, a mistake in a policy file)" {
+	np_model few-msix
+	run npsim --bogus eno1 show
+	[ "$status" -eq 2 ]
+	run npsim eno1 frobnicate
+	[ "$status" -eq 2 ]
+	run npsim eno1 set nosuch
+	[ "$status" -eq 2 ]
+	run npsim eno1 show --dry-run
+	[ "$status" -eq 2 ]
+	mkdir "$NP_TMP/pol"
+	printf 'base = cpu\nrings = huge\n' >"$NP_TMP/pol/bad.conf"
+	run npsim --policy-dir "$NP_TMP/pol" eno1 set bad --dry-run
+	[ "$status" -eq 2 ]
+}
+
+@test "exit 3: the apply failed and was rolled back" {
+	with_fault ixgbe-16cpu '[{"op":"set_rings","errno":"EBUSY"}]'
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	run npsim "$dev" set throughput
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"rolled back, the device is as it was"* ]]
+}
+
+@test "exit 4: the rollback is incomplete" {
+	with_fault ixgbe-16cpu '[{"op":"write_attr","after":2,"errno":"EIO"},
+				{"op":"set_channels","after":1,"errno":"EBUSY"}]'
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	run npsim "$dev" set throughput
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"rollback INCOMPLETE"* ]]
+}
+
+@test "exit 5: check found drift" {
+	np_model few-msix
+	npsim eno1 set throughput >/dev/null
+	jq '.devices[0].coalesce.fields["rx-usecs"] = 7' "$MODEL" >"$NP_TMP/m" && mv "$NP_TMP/m" "$MODEL"
+	run npsim eno1 check
+	[ "$status" -eq 5 ]
+}
+
+@test "exit 7: the device is busy past --wait; the wait is announced" {
+	np_model few-msix
+	cp "$MODEL" "$NP_TMP/orig.json"
+	mkdir -m 0700 "$STATE_DIR"
+	: >"$STATE_DIR/eno1.lock"
+	# another netpolicy (flock(1) here) holds the device's lock
+	flock "$STATE_DIR/eno1.lock" sleep 10 &
+	holder=$!
+	sleep 0.3
+	start=$(date +%s%N)
+	run npsim --wait 1 eno1 set throughput
+	end=$(date +%s%N)
+	kill "$holder"
+	[ "$status" -eq 7 ]
+	[[ "${lines[0]}" == "netpolicy: eno1: waiting up to 1 s for another netpolicy working on it" ]]
+	[[ "$output" == *"another netpolicy is working on the device"* ]]
+	# it waited, and gave up long before the holder let go
+	[ $(( (end - start) / 1000000 )) -ge 900 ] && [ $(( (end - start) / 1000000 )) -lt 8000 ]
+	cmp "$MODEL" "$NP_TMP/orig.json"
+}
+
+@test "a wait without --wait is announced, then the command goes on" {
+	np_model few-msix
+	mkdir -m 0700 "$STATE_DIR"
+	: >"$STATE_DIR/eno1.lock"
+	flock "$STATE_DIR/eno1.lock" sleep 1 &
+	sleep 0.3
+	run npsim eno1 set throughput
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "netpolicy: eno1: waiting for another netpolicy working on it" ]
+	[[ "${lines[1]}" == "eno1: throughput: changed "* ]]
+}
+
+@test "exit 8: plan changed one device and failed on another" {
+	np_model few-msix
+	cat >"$NP_TMP/c.conf" <<-EOF
+	[eno1]
+	policy = throughput
+	[npnosuch0]
+	policy = cpu
+	EOF
+	run --separate-stderr npsim --json plan --config "$NP_TMP/c.conf"
+	[ "$status" -eq 8 ]
+	[ "$(jq -c '[.changed, [.devices[] | .exit]]' <<<"$output")" = '[true,[0,1]]' ]
+	# a second run changes nothing: only the failure is left
+	run npsim plan --config "$NP_TMP/c.conf"
+	[ "$status" -eq 1 ]
+}
