@@ -89,7 +89,7 @@ teardown() { np_cleanup_tmp; }
 	[ "$output" = $'enp3s0f0: no changes\nenp0s3: no changes' ]
 }
 
-@test "a missing device is reported (exit 1); the others are still done" {
+@test "a missing device is reported; the others are still done (exit 8: some changed, one failed)" {
 	cat >"$CONF" <<-EOF
 	[enp3s0f0]
 	policy = cpu
@@ -98,9 +98,13 @@ teardown() { np_cleanup_tmp; }
 	[enp0s3]
 	policy = throughput
 	EOF
+	# exit 1 would say nothing was changed (netpolicy(8)): 8 says part was
+	run npsim --json plan --config "$CONF"
+	[ "$status" -eq 8 ]
+	[[ "$output" == *"netpolicy: npnosuch0: no such device"* ]]
+	# the second run changes nothing: the failure alone, exit 1
 	run npsim --json plan --config "$CONF"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"netpolicy: npnosuch0: no such device"* ]]
 	npsim --json plan --config "$CONF" 2>/dev/null >"$NP_TMP/out.json" || true
 	[ "$(jq .changed "$NP_TMP/out.json")" = false ]	# the first run changed them
 	[ "$(jq -c '[.devices[] | [.ifname, .exit]]' "$NP_TMP/out.json")" = \
@@ -114,14 +118,15 @@ teardown() { np_cleanup_tmp; }
 	[ "$status" -eq 0 ]
 }
 
-@test "an apply that fails on one device: exit 3, rolled back there, the other done" {
+@test "an apply that fails on one device: rolled back there, the other done (exit 8)" {
 	jq '.faults = [{"op": "set_channels", "errno": "EBUSY", "extack": "injected", "device": "enp3s0f0"}]' \
 		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
 	# the global sysctls belong to both devices: enp0s3's apply changes them
 	dev_state() { npsim --json enp3s0f0 show | jq -S 'del(.policy, .policy_cpus, .drift, .sysctl)'; }
 	before=$(dev_state)
+	# exit 3 would say the device(s) are as they were: enp0s3 changed
 	run npsim plan --config "$CONF"
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 8 ]
 	[[ "$output" == *"netpolicy: enp3s0f0: step "*": channels: "*"injected"*"rolled back, the device is as it was"* ]]
 	[[ "$output" == *"enp0s3: latency: "* ]]
 	[ "$(dev_state)" = "$before" ]
@@ -173,7 +178,7 @@ teardown() { np_cleanup_tmp; }
 	printf '[enp0s3]\npolicy = cpu\n[enp3s0f0]\npolicy = cpu\ncpus = 8-31\n' >"$CONF"
 	cp "$MODEL" "$NP_TMP/orig.json"
 	run npsim --json plan --config "$CONF"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 2 ]	# found before any device was changed: not 8
 	[[ "$output" == *"netpolicy: enp3s0f0: "*"CPU 16-31 not online"* ]]
 	[[ "$output" == *"$CONF: line 3; no device was changed"* ]]
 	cmp "$MODEL" "$NP_TMP/orig.json"
