@@ -93,6 +93,9 @@ static int custom_new(const char *name, const char *file, struct custom **ret)
 		return -ENOMEM;
 	}
 	snprintf(c->name, sizeof(c->name), "%.31s", name);
+	/* what np_policy_free() knows a custom policy by, from the start */
+	c->p.key_line = c->key_line;
+	c->p.coal_line = c->coal_line;
 	*ret = c;
 	return 0;
 }
@@ -366,7 +369,8 @@ static int dir_names(struct np_ctx *ctx, char ***ret, size_t *ret_n)
 		n++;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), by_name);
+	if (n)
+		qsort(v, n, sizeof(*v), by_name);
 	*ret = v;
 	*ret_n = n;
 	return 0;
@@ -565,10 +569,11 @@ int np_policy_from_json(struct json_object *obj, struct np_policy **ret, struct 
 	json_object_object_foreach(vals, key, v) {
 		if (np_policy_json_word(v, word, sizeof(word)) < 0 ||
 		    set_value(c, key, word, 0, why, sizeof(why)) < 0) {
+			r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "policy '%s': %s: %s", c->name,
+				   key, np_policy_json_word(v, word, sizeof(word)) < 0 ?
+				   "not a number, boolean or word" : why);
 			np_policy_free(&c->p);
-			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "policy '%s': %s: %s", c->name,
-				      key, np_policy_json_word(v, word, sizeof(word)) < 0 ?
-				      "not a number, boolean or word" : why);
+			return r;
 		}
 	}
 	*ret = &c->p;
