@@ -76,3 +76,29 @@ teardown() { np_cleanup_tmp; }
 	run npsim eno1 reset
 	[[ "${lines[0]}" == "eno1: reset: changed "*" values in "*" steps" ]]
 }
+
+@test "netpolicy-json(7) documents every member of every command's document" {
+	local man=$NP_SRCDIR/man/netpolicy-json.7 cmd key missing=
+	[ -f "$man" ]
+	np_model few-msix
+	# the members as the page writes them: \(dqkey\(dq or .B key
+	documented() { grep -q -e "\\\\(dq$1\\\\(dq" -e "\"$1\":" -e "^\\.B[RI]* $1\\b" -e "^\\.B[RI]* .* $1\\b" "$man"; }
+	for cmd in "show" "eno1 show" "eno1 set throughput --dry-run" "eno1 check cpu" "eno1 set throughput" \
+		   "eno1 check" "eno1 reset --dry-run" "eno1 reset" "eno1 reset" "policies"; do
+		# shellcheck disable=SC2086
+		for key in $(npsim --json $cmd | jq -r 'keys[]'); do
+			# a show document is a device state: netpolicy-model(5)
+			[[ $cmd == "eno1 show" && $key != @(policy|policy_cpus|drift|schema) ]] && continue
+			documented "$key" || missing+=" $cmd:$key"
+		done
+	done
+	npsim eno1 set latency --confirm 30 >/dev/null 2>&1
+	for key in $(npsim --json eno1 confirm | jq -r 'keys[]'); do
+		documented "$key" || missing+=" confirm:$key"
+	done
+	for key in $(npsim --json eno1 set cpu --dry-run | jq -r '.steps[0].changes[0] | keys[]') \
+		   $(npsim --json policies | jq -r '.policies[0] | keys[]'); do
+		documented "$key" || missing+=" $key"
+	done
+	[ -z "$missing" ] || { echo "undocumented:$missing"; false; }
+}
