@@ -30,6 +30,31 @@ int np_policy_key_set(struct np_policy *p, const struct np_policy_key *k, const 
 int np_policy_coal_parse(int field, const char *value, uint32_t *ret, char *why, size_t why_len);
 int np_policy_json_word(struct json_object *v, char *buf, size_t len);
 
+/* A custom policy: a copy of its base with the file's values written in. */
+struct np_custom_policy {
+	struct np_policy p;	/* first: a policy pointer is a custom pointer */
+	char name[32];
+	char summary[200];
+	char core[128];
+	unsigned core_line;
+	char *file;
+	struct np_coal_value coal[NP_COAL__COUNT];
+	unsigned key_line[16];
+	unsigned coal_line[NP_COAL__COUNT];
+	struct np_custom_policy *next;	/* the ctx's cache */
+};
+
+const struct np_policy *np_policy_builtin(const char *name);
+/* Lower case letters, digits, '-' and '_', at most 31. */
+bool np_policy_name_ok(const char *s);
+int np_policy_custom_new(const char *name, const char *file, struct np_custom_policy **ret);
+void np_policy_custom_base(struct np_custom_policy *c, const struct np_policy *base);
+/* One "key = value"; -ENOENT (unknown key) or -EINVAL with the reason in why. */
+int np_policy_custom_set(struct np_custom_policy *c, const char *key, const char *value,
+			 unsigned line, char *why, size_t why_len);
+/* The names of the ctx's policy directory's files, sorted. */
+int np_policy_dir_names(struct np_ctx *ctx, char ***ret, size_t *ret_n);
+
 /* Free the custom policies cached in the ctx. */
 void np_policy_cache_free(struct np_ctx *ctx);
 

@@ -22,19 +22,7 @@
 
 #include "np_policy_file.h"
 
-struct np_custom_policy {
-	struct np_policy p;	/* first: a policy pointer is a custom pointer */
-	char name[32];
-	char summary[200];
-	char core[128];
-	unsigned core_line;
-	char *file;
-	struct np_coal_value coal[NP_COAL__COUNT];
-	unsigned key_line[16];
-	unsigned coal_line[NP_COAL__COUNT];
-	struct np_custom_policy *next;	/* the ctx's cache */
-};
-
+/* short for this file and policy_json.c */
 #define custom np_custom_policy
 
 _Static_assert(sizeof(((struct custom *)0)->key_line) / sizeof(unsigned) >= 10,
@@ -61,7 +49,7 @@ void np_policy_cache_free(struct np_ctx *ctx)
 	ctx->policies = NULL;
 }
 
-static const struct np_policy *builtin(const char *name)
+const struct np_policy *np_policy_builtin(const char *name)
 {
 	for (size_t i = 0; i < np_policy_count(); i++)
 		if (!strcmp(np_policy_at(i)->name, name))
@@ -71,7 +59,7 @@ static const struct np_policy *builtin(const char *name)
 
 /* Lower case letters, digits, '-' and '_', at most 31: a file name and a
  * word of the command line, of netpolicy.conf and of the policy record. */
-static bool name_ok(const char *s)
+bool np_policy_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -84,7 +72,7 @@ static bool name_ok(const char *s)
 	return true;
 }
 
-static int custom_new(const char *name, const char *file, struct custom **ret)
+int np_policy_custom_new(const char *name, const char *file, struct custom **ret)
 {
 	struct custom *c = calloc(1, sizeof(*c));
 
@@ -101,7 +89,7 @@ static int custom_new(const char *name, const char *file, struct custom **ret)
 }
 
 /* Start from `base`: its values, its reasons, its coalescing list. */
-static void custom_base(struct custom *c, const struct np_policy *base)
+void np_policy_custom_base(struct custom *c, const struct np_policy *base)
 {
 	const char *name = c->p.name;
 
@@ -163,8 +151,8 @@ static char *trim(char *s, char **end)
 }
 
 /* One "key = value" of a file (or of the JSON's values); why set on error. */
-static int set_value(struct custom *c, const char *key, const char *value, unsigned line,
-		     char *why, size_t why_len)
+int np_policy_custom_set(struct custom *c, const char *key, const char *value, unsigned line,
+			 char *why, size_t why_len)
 {
 	const struct np_policy_key *k;
 
@@ -243,7 +231,7 @@ static int parse(struct custom *c, const char *path, FILE *f, struct np_error *e
 		if (!*value)
 			return file_err(err, path, line, (size_t)(eq + 1 - buf), "a value is missing after '='");
 		if (!strcmp(key, "base")) {
-			const struct np_policy *b = builtin(value);
+			const struct np_policy *b = np_policy_builtin(value);
 
 			if (started || base_line)
 				return file_err(err, path, line, (size_t)(key - buf),
@@ -252,20 +240,20 @@ static int parse(struct custom *c, const char *path, FILE *f, struct np_error *e
 				snprintf(why, sizeof(why), "base: '%s' is not a built-in policy", value);
 				return file_err(err, path, line, (size_t)(value - buf), why);
 			}
-			custom_base(c, b);
+			np_policy_custom_base(c, b);
 			base_line = line;
 			continue;
 		}
 		if (!started && !base_line) {
-			const struct np_policy *b = builtin(c->name);
+			const struct np_policy *b = np_policy_builtin(c->name);
 
 			if (!b)
 				return file_err(err, path, line, (size_t)(key - buf),
 						"the first setting must be 'base = POLICY' (cpu, latency, ...)");
-			custom_base(c, b);
+			np_policy_custom_base(c, b);
 		}
 		started = true;
-		switch (set_value(c, key, value, line, why, sizeof(why))) {
+		switch (np_policy_custom_set(c, key, value, line, why, sizeof(why))) {
 		case 0:
 			break;
 		case -ENOENT:
@@ -277,11 +265,11 @@ static int parse(struct custom *c, const char *path, FILE *f, struct np_error *e
 	if (ferror(f))
 		return np_err(err, -EIO, NP_PHASE_INPUT, NULL, "%s: read error", path);
 	if (!started && !base_line) {
-		const struct np_policy *b = builtin(c->name);
+		const struct np_policy *b = np_policy_builtin(c->name);
 
 		if (!b)
 			return file_err(err, path, line ? line : 1, 0, "no 'base = POLICY'");
-		custom_base(c, b);
+		np_policy_custom_base(c, b);
 	}
 	return 0;
 }
@@ -299,13 +287,13 @@ int np_policy_load(const char *path, struct np_policy **ret, struct np_error *er
 		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "%s: a policy file is NAME.conf", path);
 	memcpy(name, base, n - 5);
 	name[n - 5] = '\0';
-	if (!name_ok(name))
+	if (!np_policy_name_ok(name))
 		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
 			      "%s: a policy name is 1-31 of a-z, 0-9, '-', '_'", path);
 	f = fopen(path, "re");
 	if (!f)
 		return np_err(err, -errno, NP_PHASE_INPUT, NULL, "%s: %s", path, strerror(errno));
-	r = custom_new(name, path, &c);
+	r = np_policy_custom_new(name, path, &c);
 	if (r < 0) {
 		fclose(f);
 		return np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
@@ -341,7 +329,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The names of the directory's policies, sorted; *ret NULL when none. */
-static int dir_names(struct np_ctx *ctx, char ***ret, size_t *ret_n)
+int np_policy_dir_names(struct np_ctx *ctx, char ***ret, size_t *ret_n)
 {
 	DIR *d = opendir(np_ctx_policy_dir(ctx));
 	char **v = NULL;
@@ -389,7 +377,7 @@ int np_policy_find(struct np_ctx *ctx, const char *name, const struct np_policy 
 			*ret = &c->p;
 			return 0;
 		}
-	if (name_ok(name)) {
+	if (np_policy_name_ok(name)) {
 		snprintf(path, sizeof(path), "%s/%s.conf", np_ctx_policy_dir(ctx), name);
 		r = np_policy_load(path, &p, err);
 		if (r == 0) {
@@ -412,9 +400,9 @@ int np_policy_find(struct np_ctx *ctx, const char *name, const struct np_policy 
 		for (size_t i = 0; i < np_policy_count(); i++)
 			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
 				 i ? ", " : "", np_policy_at(i)->name);
-		if (dir_names(ctx, &names, &n) == 0) {
+		if (np_policy_dir_names(ctx, &names, &n) == 0) {
 			for (size_t i = 0; i < n; i++)
-				if (!builtin(names[i]))
+				if (!np_policy_builtin(names[i]))
 					snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid),
 						 ", %s", names[i]);
 			np_list_free(names, n);
@@ -423,208 +411,4 @@ int np_policy_find(struct np_ctx *ctx, const char *name, const struct np_policy 
 			   name, valid);
 	}
 	return r;
-}
-
-/* The base's reason, then what the file changed for this knob: the reason
- * was written for the base's values, not for these. */
-static void adjusted_note(const struct np_policy *p, struct json_object *vals, const char *knob,
-			  char *text, size_t len)
-{
-	size_t used = strlen(text);
-	bool first = true;
-
-	if (!p->key_line || !p->file)
-		return;
-	json_object_object_foreach(vals, key, v) {
-		const struct np_policy_key *k = np_policy_key_find(key);
-		unsigned line;
-		int f;
-
-		if (k) {
-			line = p->key_line[k - np_policy_keys];
-			if (strcmp(k->knob, knob))
-				continue;
-		} else {
-			f = np_coal_field_lookup(key + strlen("coalesce."));
-			if (f < 0 || strcmp(knob, "coalesce"))
-				continue;
-			line = p->coal_line[f];
-		}
-		if (!line || used >= len)
-			continue;
-		used += (size_t)snprintf(text + used, len - used, "%s %s = %s",
-					 first ? "; adjusted by this policy's file:" : ",", key,
-					 json_object_get_string(v));
-		first = false;
-	}
-}
-
-/* One policy as `policies --json` prints it: name, summary, base and file
- * (null for a built-in), values (what a file can set), origin ("built-in"
- * or FILE:LINE per value) and the reasons. */
-int np_policy_to_json(const struct np_policy *p, struct json_object **ret)
-{
-	struct json_object *o = json_object_new_object(), *vals = json_object_new_object();
-	struct json_object *origin = json_object_new_object(), *why = json_object_new_object();
-	char where[PATH_MAX + 16];
-	bool ok = o && vals && origin && why;
-
-#define ORIGIN(line) ((line) && p->file ? (snprintf(where, sizeof(where), "%s:%u", p->file, (line)), where) : "built-in")
-	for (size_t i = 0; ok && i < np_policy_n_keys; i++) {
-		struct json_object *v;
-
-		ok = np_policy_key_value_json(p, &np_policy_keys[i], &v) == 0;
-		if (ok) {
-			json_object_object_add(vals, np_policy_keys[i].name, v);
-			json_object_object_add(origin, np_policy_keys[i].name,
-					       json_object_new_string(ORIGIN(p->key_line ? p->key_line[i] : 0)));
-		}
-	}
-	if (ok) {
-		const struct custom *c = p->key_line ? (const struct custom *)p : NULL;
-
-		json_object_object_add(vals, "core", json_object_new_string(p->core ? p->core : ""));
-		json_object_object_add(origin, "core", json_object_new_string(ORIGIN(c ? c->core_line : 0)));
-	}
-	for (size_t i = 0; ok && i < p->n_coal; i++) {
-		struct json_object *v;
-		char key[48];
-		int f = (int)p->coal[i].field;
-
-		snprintf(key, sizeof(key), "coalesce.%s", np_coal_field_name(f));
-		ok = np_policy_coal_json(f, p->coal[i].value, &v) == 0;
-		if (ok) {
-			json_object_object_add(vals, key, v);
-			json_object_object_add(origin, key, json_object_new_string(
-						       ORIGIN(p->coal_line ? p->coal_line[f] : 0)));
-		}
-	}
-#undef ORIGIN
-	if (!ok) {
-		json_object_put(o);
-		json_object_put(vals);
-		json_object_put(origin);
-		json_object_put(why);
-		return -ENOMEM;
-	}
-	json_object_object_add(o, "name", json_object_new_string(p->name));
-	json_object_object_add(o, "summary", json_object_new_string(p->summary));
-	json_object_object_add(o, "core", json_object_new_string(p->core ? p->core : ""));
-	json_object_object_add(o, "base", p->base ? json_object_new_string(p->base->name) : NULL);
-	json_object_object_add(o, "file", p->file ? json_object_new_string(p->file) : NULL);
-	json_object_object_add(o, "values", vals);
-	json_object_object_add(o, "origin", origin);
-	{
-		const struct { const char *knob, *why; } reasons[] = {
-			{ "channels", p->why_channels }, { "irq-affinity", p->why_irq },
-			{ "coalesce", p->why_coalesce }, { "rings", p->why_rings },
-			{ "rss", p->why_rss }, { "steering", p->why_steering },
-			{ "napi", p->why_napi },
-		};
-
-		for (size_t i = 0; i < NP_ARRAY_SIZE(reasons); i++) {
-			char text[1024];
-
-			snprintf(text, sizeof(text), "%s", reasons[i].why);
-			adjusted_note(p, vals, reasons[i].knob, text, sizeof(text));
-			json_object_object_add(why, reasons[i].knob, json_object_new_string(text));
-		}
-	}
-	json_object_object_add(o, "sets", why);
-	*ret = o;
-	return 0;
-}
-
-int np_policy_from_json(struct json_object *obj, struct np_policy **ret, struct np_error *err)
-{
-	struct json_object *name, *vals, *base = NULL, *summary = NULL;
-	const struct np_policy *b;
-	struct custom *c;
-	char why[200], word[64];
-	int r;
-
-	if (!json_object_object_get_ex(obj, "name", &name) || !json_object_is_type(name, json_type_string) ||
-	    !json_object_object_get_ex(obj, "values", &vals) || !json_object_is_type(vals, json_type_object))
-		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "a policy needs \"name\" and \"values\"");
-	json_object_object_get_ex(obj, "base", &base);
-	b = builtin(base && json_object_is_type(base, json_type_string) ? json_object_get_string(base) :
-							       json_object_get_string(name));
-	if (!b)
-		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "policy '%s': no built-in base",
-			      json_object_get_string(name));
-	if (!name_ok(json_object_get_string(name)))
-		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "'%s' is not a policy name",
-			      json_object_get_string(name));
-	r = custom_new(json_object_get_string(name), NULL, &c);
-	if (r < 0)
-		return np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
-	c->p.name = c->name;
-	custom_base(c, b);
-	if (!base || !json_object_is_type(base, json_type_string))
-		c->p.base = NULL;
-	/* the base's coalescing list is replaced by the one given */
-	c->p.n_coal = 0;
-	if (json_object_object_get_ex(obj, "summary", &summary) && json_object_is_type(summary, json_type_string))
-		snprintf(c->summary, sizeof(c->summary), "%s", json_object_get_string(summary));
-	json_object_object_foreach(vals, key, v) {
-		if (np_policy_json_word(v, word, sizeof(word)) < 0 ||
-		    set_value(c, key, word, 0, why, sizeof(why)) < 0) {
-			r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "policy '%s': %s: %s", c->name,
-				   key, np_policy_json_word(v, word, sizeof(word)) < 0 ?
-				   "not a number, boolean or word" : why);
-			np_policy_free(&c->p);
-			return r;
-		}
-	}
-	*ret = &c->p;
-	return 0;
-}
-
-int np_policies_list_json(struct np_ctx *ctx, struct json_object **ret, struct np_error *err)
-{
-	struct json_object *arr = json_object_new_array();
-	char **names;
-	size_t n;
-	int r;
-
-	if (!arr)
-		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
-	r = dir_names(ctx, &names, &n);
-	if (r < 0) {
-		json_object_put(arr);
-		return np_err(err, r, NP_PHASE_INPUT, NULL, "%s: %s", np_ctx_policy_dir(ctx), strerror(-r));
-	}
-	/* the built-ins a file does not adjust, then the files' */
-	for (size_t i = 0; r >= 0 && i < np_policy_count(); i++) {
-		const struct np_policy *p = np_policy_at(i);
-		struct json_object *o;
-		bool adjusted = false;
-
-		for (size_t k = 0; k < n; k++)
-			adjusted |= !strcmp(names[k], p->name);
-		if (adjusted)
-			continue;
-		r = np_policy_to_json(p, &o);
-		if (r < 0)
-			np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
-		else
-			json_object_array_add(arr, o);
-	}
-	for (size_t k = 0; r >= 0 && k < n; k++) {
-		const struct np_policy *p;
-		struct json_object *o;
-
-		r = np_policy_find(ctx, names[k], &p, err);
-		if (r >= 0 && (r = np_policy_to_json(p, &o)) < 0)
-			np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
-		if (r >= 0)
-			json_object_array_add(arr, o);
-	}
-	np_list_free(names, n);
-	if (r < 0) {
-		json_object_put(arr);
-		return r;
-	}
-	*ret = arr;
-	return 0;
 }
