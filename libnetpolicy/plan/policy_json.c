@@ -37,7 +37,9 @@ static void adjusted_note(const struct np_policy *p, struct json_object *vals, c
 			if (strcmp(k->knob, knob))
 				continue;
 		} else {
-			f = np_coal_field_lookup(key + strlen("coalesce."));
+			if (strncmp(key, "coalesce.", 9))
+				continue;	/* "core": no reason of its own */
+			f = np_coal_field_lookup(key + 9);
 			if (f < 0 || strcmp(knob, "coalesce"))
 				continue;
 			line = p->coal_line[f];
