@@ -17,8 +17,8 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 @test "a custom policy works end to end: set, check, show, the values applied" {
 	np_model few-msix
 	cat >"$POL/bulk.conf" <<-EOF
-	# throughput with heavier moderation
-	base = throughput
+	# latency with some moderation (igb: fixed usecs, no adaptive mode)
+	base = latency
 	summary = bulk transfers
 	coalesce.rx-usecs = 100
 	rfs-entries = 65536
@@ -28,9 +28,9 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 	[[ "${lines[0]}" == "eno1: bulk: would change "* ]]
 	[[ "$output" == *"  coalesce: rx-usecs 3 -> 100"* ]]
 	[[ "$output" == *"  sysctl: net.core.rps_sock_flow_entries 0 -> 65536"* ]]
-	# everything else as throughput has it (RFS's per-queue counts follow
+	# everything else as latency has it (RFS's per-queue counts follow
 	# the table size)
-	npsim eno1 set throughput --dry-run | grep -v "rx-usecs\|rps_sock_flow_entries\|flow-cnt\|^eno1" >"$NP_TMP/t"
+	npsim eno1 set latency --dry-run | grep -v "rx-usecs\|rps_sock_flow_entries\|flow-cnt\|^eno1" >"$NP_TMP/t"
 	npp eno1 set bulk --dry-run | grep -v "rx-usecs\|rps_sock_flow_entries\|flow-cnt\|^eno1" | diff "$NP_TMP/t" -
 	run npp eno1 set bulk
 	[ "$status" -eq 0 ]
@@ -59,12 +59,12 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 
 @test "a file named after a built-in adjusts it" {
 	np_model few-msix
-	printf 'coalesce.rx-usecs = 77\n' >"$POL/throughput.conf"
-	run npp eno1 set throughput --dry-run
+	printf 'coalesce.rx-usecs = 77\n' >"$POL/latency.conf"
+	run npp eno1 set latency --dry-run
 	[[ "$output" == *"  coalesce: rx-usecs 3 -> 77"* ]]
 	run "$NETPOLICY" --policy-dir "$POL" --json policies
-	[ "$(jq -c '[.policies[] | select(.name == "throughput") | .values["coalesce.rx-usecs"], .origin["coalesce.rx-usecs"]]' <<<"$output")" = \
-	  "[77,\"$POL/throughput.conf:1\"]" ]
+	[ "$(jq -c '[.policies[] | select(.name == "latency") | .values["coalesce.rx-usecs"], .origin["coalesce.rx-usecs"]]' <<<"$output")" = \
+	  "[77,\"$POL/latency.conf:1\"]" ]
 }
 
 @test "mistakes name the file, the line and the column; nothing is changed" {
