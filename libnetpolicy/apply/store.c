@@ -72,7 +72,9 @@ static int lock_take(struct np_store *s, struct np_error *err)
 {
 	char name[IFNAMSIZ + 8];
 	bool said = false;
+	struct timespec start;
 
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	snprintf(name, sizeof(name), "%s.lock", s->ifname);
 	for (;;) {
 		struct stat a, b;
@@ -99,9 +101,14 @@ static int lock_take(struct np_store *s, struct np_error *err)
 				close(fd);
 				return np_err(err, r, NP_PHASE_APPLY, NULL, "lock: %s", strerror(-r));
 			}
-			if (!said)
-				np_log(s->ctx, NP_LOG_INFO, "%s: waiting for another netpolicy working on it",
+			/* said on stderr by the CLI: a silent wait looks like a hang */
+			if (!said && s->ctx->lock_wait < 0)
+				np_log(s->ctx, NP_LOG_NOTICE, "%s: waiting for another netpolicy working on it",
 				       s->ifname);
+			else if (!said && s->ctx->lock_wait > 0)
+				np_log(s->ctx, NP_LOG_NOTICE,
+				       "%s: waiting up to %d s for another netpolicy working on it",
+				       s->ifname, s->ctx->lock_wait);
 			said = true;
 			/* Polled, not blocking: flock() restarts after a signal
 			 * (SA_RESTART), and Ctrl-C must end a wait that wrote nothing. */
@@ -117,6 +124,20 @@ static int lock_take(struct np_store *s, struct np_error *err)
 					close(fd);
 					return np_err(err, -EINTR, NP_PHASE_APPLY, NULL,
 						      "interrupted while waiting for the lock (nothing was changed)");
+				}
+				if (s->ctx->lock_wait >= 0) {	/* np_ctx_set_lock_wait() */
+					struct timespec now;
+
+					clock_gettime(CLOCK_MONOTONIC, &now);
+					if ((now.tv_sec - start.tv_sec) * 1000 +
+					    (now.tv_nsec - start.tv_nsec) / 1000000 >=
+					    (long)s->ctx->lock_wait * 1000) {
+						close(fd);
+						return np_err(err, -EBUSY, NP_PHASE_LOCK, NULL,
+							      "another netpolicy is working on the device "
+							      "(waited %d s); nothing was changed",
+							      s->ctx->lock_wait);
+					}
 				}
 				nanosleep(&ts, NULL);
 			}
