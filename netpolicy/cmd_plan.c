@@ -52,7 +52,8 @@ static int validate_devices(struct cli *c, const struct np_config *cfg, const ch
 		if (only && strcmp(only, np_config_ifname(cfg, i)))
 			continue;
 		np_error_clear(err);
-		if (np_policy_lookup(np_config_policy(cfg, i), &policy, err) < 0 ||
+		/* through the ctx: custom policies too */
+		if (np_policy_find(c->ctx, np_config_policy(cfg, i), &policy, err) < 0 ||
 		    np_discover(c->ctx, np_config_ifname(cfg, i), &st, err) < 0 ||
 		    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0)
 			r = -1;
