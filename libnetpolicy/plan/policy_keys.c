@@ -20,7 +20,7 @@ static const char *const chan_names[] = {
 };
 static const char *const ring_names[] = {
 	[NP_RING_KEEP] = "keep",
-	[NP_RING_MAX] = "max",
+	[NP_RING_BURST] = "burst",
 };
 static const char *const rps_names[] = {
 	[NP_RPS_OFF] = "off",

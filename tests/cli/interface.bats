@@ -149,7 +149,7 @@ parser_table() {
 	# custom policies from the directory named on the line, netpolicy not run
 	printf 'base = throughput\n' >"$NP_TMP/pol/bulk.conf"
 	got=$(PATH=/usr/bin:/bin; ! command -v netpolicy >/dev/null; complete_words netpolicy --policy-dir "$NP_TMP/pol" lo set '')
-	[ "$got" = "bulk cpu latency throughput " ]
+	[ "$got" = "bulk busy-poll cpu latency throughput " ]
 	got=$(PATH=/usr/bin:/bin complete_words netpolicy --policy-dir "$NP_TMP/pol" lo check b)
 	[ "$got" = "bulk " ]
 }

@@ -43,18 +43,18 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 }
 
 @test "policies lists custom policies with where each value comes from" {
-	printf 'base = latency\n\ncoalesce.tx-usecs = 20\nrings = max\n' >"$POL/fast.conf"
+	printf 'base = latency\n\ncoalesce.tx-usecs = 20\nrings = burst\n' >"$POL/fast.conf"
 	run "$NETPOLICY" --policy-dir "$POL" policies
 	[ "$status" -eq 0 ]
 	[[ "$output" == *$'\nfast\n'* ]]
 	[[ "$output" == *"from $POL/fast.conf, based on latency"* ]]
-	[[ "$output" == *"    rings                    = max          ($POL/fast.conf:4)"* ]]
+	[[ "$output" == *"    rings                    = burst        ($POL/fast.conf:4)"* ]]
 	[[ "$output" == *"    coalesce.tx-usecs        = 20           ($POL/fast.conf:3)"* ]]
 	[[ "$output" == *"    channels                 = local-cores  (built-in)"* ]]
 	run "$NETPOLICY" --policy-dir "$POL" --json policies
 	[ "$(jq -c '.policies[] | select(.name == "fast") | [.base, .file, .values.rings, .origin.rings, .origin.channels, .values["coalesce.tx-usecs"]]' <<<"$output")" = \
 	  "[\"latency\",\"$POL/fast.conf\",\"max\",\"$POL/fast.conf:4\",\"built-in\",20]" ]
-	[ "$(jq -r '[.policies[].name] | join(" ")' <<<"$output")" = "cpu latency throughput fast" ]
+	[ "$(jq -r '[.policies[].name] | join(" ")' <<<"$output")" = "cpu latency busy-poll throughput fast" ]
 }
 
 @test "a file named after a built-in adjusts it" {
@@ -76,13 +76,13 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 		[ "$status" -eq 2 ] || { echo "exit $status: $output"; return 1; }
 		[ "$output" = "netpolicy: eno1: $POL/bad.conf:$2" ] || { echo "got: $output"; return 1; }
 	}
-	check_err 'base = throughput\nrings = huge\n' "2:9: 'huge' is not a value of rings (valid: keep max)"
+	check_err 'base = throughput\nrings = huge\n' "2:9: 'huge' is not a value of rings (valid: keep burst)"
 	check_err 'base = throughput\n  colour = blue\n' "2:3: unknown key 'colour' (netpolicy-policy(5) lists them)"
 	check_err 'base = throughput\ncoalesce.rx-usecs = -1\n' "2:21: coalesce.rx-usecs: '-1' is not a number (0-4294967295)"
 	check_err 'base = throughput\ncoalesce.rx-warp = 1\n' "2:1: unknown coalescing parameter 'rx-warp'"
-	check_err '# no base\nrings = max\n' "2:1: the first setting must be 'base = POLICY' (cpu, latency, ...)"
+	check_err '# no base\nrings = burst\n' "2:1: the first setting must be 'base = POLICY' (cpu, latency, ...)"
 	check_err 'base = turbo\n' "1:8: base: 'turbo' is not a built-in policy"
-	check_err 'rings = max\nbase = cpu\n' "1:1: the first setting must be 'base = POLICY' (cpu, latency, ...)"
+	check_err 'rings = burst\nbase = cpu\n' "1:1: the first setting must be 'base = POLICY' (cpu, latency, ...)"
 	check_err 'base = cpu\nnapi yes\n' "2:1: expected 'key = value'"
 	check_err 'base = cpu\nnapi = maybe\n' "2:8: napi: 'maybe' is not yes or no"
 	cmp "$MODEL" "$NP_TMP/orig.json"
@@ -122,7 +122,7 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 	for model in $(cat "$FIXTURES/golden/models.list"); do
 		np_model "$model"
 		dev=$(jq -r '.devices[0].ifname' "$MODEL")
-		for name in cpu latency throughput; do
+		for name in cpu latency busy-poll throughput; do
 			npp --json "$dev" set "$name" --dry-run | jq -S 'del(.policy)' >"$NP_TMP/a"
 			npp --json "$dev" set "copy-$name" --dry-run | jq -S 'del(.policy)' >"$NP_TMP/b"
 			diff -u "$NP_TMP/a" "$NP_TMP/b" || { echo "$model: copy-$name plans differently"; false; }
@@ -130,7 +130,7 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 	done
 	# and the copies list the same values as the originals
 	"$NETPOLICY" --policy-dir "$POL" --json policies >"$NP_TMP/q.json"
-	for name in cpu latency throughput; do
+	for name in cpu latency busy-poll throughput; do
 		[ "$(jq -cS --arg n "$name" '.policies[] | select(.name == $n) | [.summary, .values]' "$NP_TMP/q.json")" = \
 		  "$(jq -cS --arg n "copy-$name" '.policies[] | select(.name == $n) | [.summary, .values]' "$NP_TMP/q.json")" ]
 	done
