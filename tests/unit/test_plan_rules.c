@@ -221,9 +221,12 @@ static void check_switch(const struct tcase *tc, const struct np_policy *a,
 		} else if (d->n_steps) {
 			const struct np_step *s = &d->steps[0];
 			const struct np_change *c = &d->changes[s->first_change];
+			char x[128], y[128];
 
+			np_value_format(&c->before, x, sizeof(x));
+			np_value_format(&c->after, y, sizeof(y));
 			whyf("%s then %s: %zu steps from %s alone, first %s %s: %s vs %s", a->name,
-			     b->name, d->n_steps, b->name, s->knob->name, c->what, c->before, c->after);
+			     b->name, d->n_steps, b->name, s->knob->name, c->what, x, y);
 		}
 		np_plan_free(d);
 		np_plan_free(pa);
