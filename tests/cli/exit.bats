@@ -66,7 +66,7 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 }
 
 @test "exit 3: the apply failed and was rolled back" {
-	with_fault ixgbe-16cpu '[{"op":"set_rings","errno":"EBUSY"}]'
+	with_fault ixgbe-16cpu '[{"op":"set_channels","errno":"EBUSY"}]'
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	run npsim "$dev" set throughput
 	[ "$status" -eq 3 ]

@@ -53,7 +53,7 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 	[[ "$output" == *"    channels                 = local-cores  (built-in)"* ]]
 	run "$NETPOLICY" --policy-dir "$POL" --json policies
 	[ "$(jq -c '.policies[] | select(.name == "fast") | [.base, .file, .values.rings, .origin.rings, .origin.channels, .values["coalesce.tx-usecs"]]' <<<"$output")" = \
-	  "[\"latency\",\"$POL/fast.conf\",\"max\",\"$POL/fast.conf:4\",\"built-in\",20]" ]
+	  "[\"latency\",\"$POL/fast.conf\",\"burst\",\"$POL/fast.conf:4\",\"built-in\",20]" ]
 	[ "$(jq -r '[.policies[].name] | join(" ")' <<<"$output")" = "cpu latency busy-poll throughput fast" ]
 }
 
