@@ -21,7 +21,7 @@ teardown() {
 		skip "xps_rxqs not writable here"
 	run npns v0 set throughput --dry-run
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"xps: tx-0 rxqs 0 -> -"* ]]
+	[[ "$output" == *"xps: tx-0 rxqs 0 -> none"* ]]
 	[[ "$output" == *"xps_rxqs set on tx-0: cleared"* ]]
 	run npns v0 set throughput
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
