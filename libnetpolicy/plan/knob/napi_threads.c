@@ -14,7 +14,7 @@ static const struct np_napi_thread *find(const struct np_dev *d, uint32_t napi_i
 
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char what[48], x[80], y[80];
+	char what[48];
 
 	for (unsigned i = 0; i < to->dev.n_napi_thread; i++) {
 		const struct np_napi_thread *b = &to->dev.napi_thread[i];
@@ -23,10 +23,8 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 		if (!a || a->err || b->err || np_cpumask_equal(&a->affinity, &b->affinity))
 			continue;
 		snprintf(what, sizeof(what), "napi/%.15s-%u", to->dev.ifname, b->napi_id);
-		np_fmt_mask(x, sizeof(x), &a->affinity);
-		np_fmt_mask(y, sizeof(y), &b->affinity);
 		if (np_plan_add_step(plan, &np_knob_napi_threads, (int)i, 0) < 0 ||
-		    np_plan_add_change(plan, what, x, y) < 0)
+		    np_plan_add_cpus(plan, what, &a->affinity, &b->affinity) < 0)
 			return -ENOMEM;
 	}
 	return 0;
