@@ -92,6 +92,9 @@ int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigne
 		struct np_plan *plan);
 void np_plan_rps(const struct np_policy *p, const struct np_state *st,
 		 const struct np_cpu_order *o, unsigned nq, unsigned want, struct np_plan *plan);
+/* per-NAPI deferral through napi-set where the kernel has it (plan_napi_config.c) */
+void np_plan_napi_config(const struct np_policy *p, const struct np_state *st,
+			 const struct np_plan_base *base, struct np_plan *plan);
 /* threaded NAPI's kthreads with their IRQs (plan_threads.c) */
 void np_plan_napi_threads(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
 			  struct np_plan *plan);

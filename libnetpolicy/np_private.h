@@ -127,6 +127,9 @@ struct np_backend_ops {
 	int (*set_feature)(struct np_backend *be, const struct np_dev *dev, const char *name,
 			   bool on, struct np_error *err);
 	/* n == 0 restores the driver's default table. */
+	/* napi-set of the NP_NAPI_HAS_* fields of one NAPI instance (want->id) */
+	int (*set_napi)(struct np_backend *be, const struct np_dev *dev,
+			const struct np_napi_inst *want, uint32_t fields, struct np_error *err);
 	int (*set_rss_indir)(struct np_backend *be, const struct np_dev *dev, const uint32_t *indir,
 			     uint32_t n, struct np_error *err);
 	int (*write_attr)(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,

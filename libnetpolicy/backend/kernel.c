@@ -167,6 +167,12 @@ static int kernel_set_feature(struct np_backend *be, const struct np_dev *dev, c
 	return np_ethnl_set_feature(kb(be)->nl, dev, name, on, err);
 }
 
+static int kernel_set_napi(struct np_backend *be, const struct np_dev *dev,
+			   const struct np_napi_inst *want, uint32_t fields, struct np_error *err)
+{
+	return np_netdev_napi_set(kb(be)->nl, dev, want, fields, err);
+}
+
 static int kernel_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
 				const uint32_t *indir, uint32_t n, struct np_error *err)
 {
@@ -232,6 +238,7 @@ static const struct np_backend_ops kernel_ops = {
 	.set_coalesce = kernel_set_coalesce,
 	.set_feature = kernel_set_feature,
 	.set_rss_indir = kernel_set_rss_indir,
+	.set_napi = kernel_set_napi,
 	.write_attr = kernel_write_attr,
 	.rule_insert = kernel_rule_insert,
 	.rule_delete = kernel_rule_delete,

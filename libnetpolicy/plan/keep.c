@@ -83,6 +83,11 @@ void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *d
 			t->dev.napi = st->dev.napi;
 		else if (!strcmp(name, "irq-affinity"))
 			keep_irqs(&t->dev, &st->dev);
+		else if (!strcmp(name, "napi-config"))
+			for (unsigned i = 0; i < t->dev.napis.n && i < st->dev.napis.n; i++) {
+				t->dev.napis.v[i].defer_hard_irqs = st->dev.napis.v[i].defer_hard_irqs;
+				t->dev.napis.v[i].gro_flush_timeout = st->dev.napis.v[i].gro_flush_timeout;
+			}
 		else if (!strcmp(name, "napi-threads"))
 			for (unsigned i = 0; i < t->dev.n_napi_thread && i < st->dev.n_napi_thread; i++)
 				t->dev.napi_thread[i].affinity = st->dev.napi_thread[i].affinity;

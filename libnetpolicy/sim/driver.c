@@ -427,3 +427,52 @@ int np_sim_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
 		r = rss_indir(s, &c, indir, n, err);
 	return np_sim_finish(s, r, err);
 }
+
+/* --- napi-set (net/core/netdev-genl.c netdev_nl_napi_set_doit()) ---------------- */
+
+static int napi_set(struct np_sim *s, struct np_sim_call *c, const struct np_napi_inst *want,
+		    uint32_t fields, struct np_error *err)
+{
+	struct np_napis *ns = &c->dev->napis;
+	struct np_napi_inst *n = NULL;
+
+	if (ns->err)
+		return np_sim_fail(err, c->phase, c->knob, -EOPNOTSUPP, NULL);
+	for (unsigned i = 0; i < ns->n; i++)
+		if (ns->v[i].id == want->id)
+			n = &ns->v[i];
+	if (!n)
+		return np_sim_fail(err, c->phase, c->knob, -ENOENT, "napi not found");
+	/* an attribute the kernel's napi-set policy lacks: -EINVAL */
+	if (fields & ~n->has & (NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH | NP_NAPI_HAS_SUSPEND |
+				NP_NAPI_HAS_THREADED))
+		return np_sim_fail(err, c->phase, c->knob, -EINVAL, "unknown attribute");
+	/* netdev.yaml: defer-hard-irqs max s32-max */
+	if ((fields & NP_NAPI_HAS_DEFER) && want->defer_hard_irqs > INT32_MAX)
+		return np_sim_fail(err, c->phase, c->knob, -ERANGE, NULL);
+	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
+		return 0;
+	if (fields & NP_NAPI_HAS_DEFER)
+		n->defer_hard_irqs = want->defer_hard_irqs;
+	if (fields & NP_NAPI_HAS_GRO_FLUSH)
+		n->gro_flush_timeout = want->gro_flush_timeout;
+	if (fields & NP_NAPI_HAS_SUSPEND)
+		n->irq_suspend_timeout = want->irq_suspend_timeout;
+	if (fields & NP_NAPI_HAS_THREADED)
+		n->threaded = want->threaded;
+	s->dirty = true;
+	return 0;
+}
+
+int np_sim_set_napi(struct np_backend *be, const struct np_dev *dev,
+		    const struct np_napi_inst *want, uint32_t fields, struct np_error *err)
+{
+	struct np_sim *s = np_sim_of(be);
+	struct np_sim_call c = { .op = NP_SIM_OP_SET_NAPI, .phase = NP_PHASE_APPLY,
+				 .knob = "napi-config" };
+	int r = np_sim_begin(s, &c, dev->ifname, true, err);
+
+	if (r >= 0)
+		r = napi_set(s, &c, want, fields, err);
+	return np_sim_finish(s, r, err);
+}

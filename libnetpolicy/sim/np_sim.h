@@ -33,6 +33,7 @@ enum np_sim_op {
 	NP_SIM_OP_CTX_CREATE,
 	NP_SIM_OP_CTX_SET,
 	NP_SIM_OP_CTX_DELETE,
+	NP_SIM_OP_SET_NAPI,
 	NP_SIM_OP__COUNT
 };
 
@@ -120,6 +121,8 @@ int np_sim_set_coalesce(struct np_backend *be, const struct np_dev *dev,
 			const struct np_coalesce *want, uint32_t fields, struct np_error *err);
 int np_sim_set_feature(struct np_backend *be, const struct np_dev *dev, const char *name,
 		       bool on, struct np_error *err);
+int np_sim_set_napi(struct np_backend *be, const struct np_dev *dev,
+		    const struct np_napi_inst *want, uint32_t fields, struct np_error *err);
 int np_sim_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
 			 const uint32_t *indir, uint32_t n, struct np_error *err);
 

@@ -134,6 +134,7 @@ static const struct np_backend_ops sim_ops = {
 	.set_coalesce = np_sim_set_coalesce,
 	.set_feature = np_sim_set_feature,
 	.set_rss_indir = np_sim_set_rss_indir,
+	.set_napi = np_sim_set_napi,
 	.write_attr = np_sim_write_attr,
 	.rule_insert = np_sim_rule_insert,
 	.rule_delete = np_sim_rule_delete,

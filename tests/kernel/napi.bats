@@ -109,3 +109,30 @@ napi_threads() {
 	[[ "$output" == *"rolled back an interrupted earlier run"* ]]
 	[ "$(napi_threads)" = "$before" ]
 }
+
+napi_get() {	# "id defer-hard-irqs gro-flush-timeout" per NAPI of v0, from the kernel
+	ip netns exec "$NS" python3 "$BATS_TEST_DIRNAME/napi_get.py" \
+		"$(ip netns exec "$NS" cat /sys/class/net/v0/ifindex)"
+}
+
+@test "napi config: cpu's deferral goes to each NAPI with napi-set, sysfs untouched; reset" {
+	needs_napi_get
+	command -v python3 >/dev/null || skip "python3 not installed"
+	ip netns exec "$NS" ethtool -K v0 gro on
+	before=$(napi_get)
+	[ -n "$before" ]
+	[ "$(awk '{ print $2 }' <<<"$before" | sort -u)" != - ] || skip "no per-NAPI config (6.13)"
+	run npns v0 set cpu
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"set on each of"*"NAPI instances (napi-set"* ]]
+	# every NAPI the device has now, as the kernel reports it
+	[ "$(napi_get | awk '{ print $2, $3 }' | sort -u)" = "2 200000" ]
+	# the device-wide files keep their values (a write would set every NAPI)
+	[ "$(ip netns exec "$NS" cat /sys/class/net/v0/napi_defer_hard_irqs)" = 0 ]
+	[ "$(ip netns exec "$NS" cat /sys/class/net/v0/gro_flush_timeout)" = 0 ]
+	run npns v0 check
+	[ "$status" -eq 0 ]
+	run npns v0 reset
+	[ "$status" -eq 0 ]
+	[ "$(napi_get | awk '{ print $2, $3 }' | sort -u)" = "0 0" ]
+}

@@ -20,6 +20,7 @@ const struct np_knob *const np_knobs[] = {
 	&np_knob_rss,
 	&np_knob_coalesce,
 	&np_knob_napi,
+	&np_knob_napi_config,	/* after the sysfs files, which set every NAPI */
 	&np_knob_irq,
 	&np_knob_napi_threads,
 	&np_knob_xps,
