@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Per-NAPI defer-hard-irqs and gro-flush-timeout (netdev napi-set, 6.13):
  * one request per NAPI instance, matched between states by NAPI id. */
-#include <inttypes.h>
-
 #include "np_plan.h"
 
 #define FIELDS (NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH)
@@ -17,7 +15,7 @@ static const struct np_napi_inst *find(const struct np_dev *d, uint32_t id)
 
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char what[48], x[24], y[24];
+	char what[48];
 
 	for (unsigned i = 0; !to->dev.napis.err && i < to->dev.napis.n; i++) {
 		const struct np_napi_inst *b = &to->dev.napis.v[i], *a = find(&from->dev, b->id);
@@ -36,16 +34,12 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 			return -ENOMEM;
 		if (fields & NP_NAPI_HAS_DEFER) {
 			snprintf(what, sizeof(what), "napi %u defer-hard-irqs", b->id);
-			np_fmt_u32(x, sizeof(x), a->defer_hard_irqs);
-			np_fmt_u32(y, sizeof(y), b->defer_hard_irqs);
-			if (np_plan_add_change(plan, what, x, y) < 0)
+			if (np_plan_add_uint(plan, what, a->defer_hard_irqs, b->defer_hard_irqs) < 0)
 				return -ENOMEM;
 		}
 		if (fields & NP_NAPI_HAS_GRO_FLUSH) {
 			snprintf(what, sizeof(what), "napi %u gro-flush-timeout", b->id);
-			snprintf(x, sizeof(x), "%" PRIu64, a->gro_flush_timeout);
-			snprintf(y, sizeof(y), "%" PRIu64, b->gro_flush_timeout);
-			if (np_plan_add_change(plan, what, x, y) < 0)
+			if (np_plan_add_uint(plan, what, a->gro_flush_timeout, b->gro_flush_timeout) < 0)
 				return -ENOMEM;
 		}
 	}
