@@ -38,6 +38,7 @@ static const struct command commands[] = {
 	{ "__revert", true, cmd_revert, "TOKEN SECS", "the --confirm watchdog", true, false },
 	{ "plan", false, cmd_plan, "[DEVICE]", "bring every configured device to its policy", false, true },
 	{ "policies", false, cmd_policies, "", "each policy, what it sets and why", false, false },
+	{ "watch", false, cmd_watch, "[DEVICE...]", "apply a policy again when its device loses it", false, true },
 };
 
 enum {

@@ -314,6 +314,35 @@ NP_EXPORT const char *np_active_cpus(const struct np_active *active);
 /* knobs the driver refused, left out (np_plan_opts.drop), "" when none */
 NP_EXPORT const char *np_active_drop(const struct np_active *active);
 
+/* --- change notifications (netpolicy watch) ---------------------------------- */
+
+/*
+ * Tells when a device's policy may have been lost: another program changed
+ * a setting through ethtool (any ethtool netlink *_NTF message, which the
+ * ioctl path sends too), or a link came up (IRQs are requested and queues
+ * often reset in ndo_open).  Reads send nothing, so show and check are
+ * silent.  The kernel backend only: -EOPNOTSUPP with a model.
+ *
+ *   np_monitor_open(ctx, &m, err);
+ *   poll np_monitor_fd(m) for POLLIN, then
+ *   while ((r = np_monitor_next(m, err)) > 0)
+ *           ...np_monitor_ifname(m), np_monitor_what(m)...
+ *
+ * np_monitor_next returns 1 with an event, 0 when none is pending, -errno.
+ * An event with ifindex 0 and what "overrun" means notifications were lost
+ * (the socket's buffer overflowed): any device may have changed.
+ */
+struct np_monitor;
+NP_EXPORT int np_monitor_open(struct np_ctx *ctx, struct np_monitor **ret, struct np_error *err);
+NP_EXPORT void np_monitor_free(struct np_monitor *m);
+NP_EXPORT int np_monitor_fd(const struct np_monitor *m);
+NP_EXPORT int np_monitor_next(struct np_monitor *m, struct np_error *err);
+/* The current event: device index and name, and what changed ("channels",
+ * "rings", "coalesce", "features", ..., "link up", "overrun"). */
+NP_EXPORT int np_monitor_ifindex(const struct np_monitor *m);
+NP_EXPORT const char *np_monitor_ifname(const struct np_monitor *m);
+NP_EXPORT const char *np_monitor_what(const struct np_monitor *m);
+
 /* --- configuration ---------------------------------------------------------- */
 
 /*

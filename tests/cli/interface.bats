@@ -82,9 +82,9 @@ complete_words() {
 # the ones earlier versions hid.
 parser_table() {
 	local cmd o arg words opts
-	for cmd in show set reset check confirm plan policies; do
+	for cmd in show set reset check confirm plan policies watch; do
 		case $cmd in
-		plan|policies) words=("$cmd") ;;
+		plan|policies|watch) words=("$cmd") ;;
 		*) words=(npnosuch0 "$cmd") ;;
 		esac
 		opts=
@@ -123,10 +123,10 @@ parser_table() {
 	glob=$(help_table | sed -n 's/^- //p' | sed 's/[^ ]*/--&/g' | sorted)
 	[ "$(complete_words netpolicy --)" = "$glob" ]
 	parser_table >"$NP_TMP/parser"
-	[ "$(wc -l <"$NP_TMP/parser")" -eq 7 ]
+	[ "$(wc -l <"$NP_TMP/parser")" -eq 8 ]
 	while read -r cmd opts; do
 		case $cmd in
-		plan|policies) words=(netpolicy "$cmd" --) ;;
+		plan|policies|watch) words=(netpolicy "$cmd" --) ;;
 		*) words=(netpolicy eth0 "$cmd" --) ;;
 		esac
 		want=$(for o in $opts; do echo "--$o"; done | sorted)
@@ -139,7 +139,9 @@ parser_table() {
 	[ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion not installed"
 	# the commands --help lists, and the devices of this machine
 	got=$(complete_words netpolicy '')
-	for cmd in show plan policies lo; do [[ " $got " == *" $cmd "* ]]; done
+	for cmd in show plan policies watch lo; do [[ " $got " == *" $cmd "* ]]; done
+	# watch takes devices, any number
+	[[ " $(complete_words netpolicy watch lo '') " == *" lo "* ]]
 	got=$(complete_words netpolicy lo '')
 	[ "$got" = "check confirm reset set show " ]
 	# the built-in list is netpolicy's own

@@ -109,6 +109,7 @@ C
 	confdir=$(mkvar confdir)
 	[ -f "$unitdir/netpolicy.service" ]
 	[ -f "$unitdir/netpolicy@.service" ]
+	[ -f "$unitdir/netpolicy-watch.service" ]
 	[ -f "$rulesdir/99-netpolicy.rules" ]
 	sysconf=$PKG_DEST$(mkvar sysconfdir)
 	[ -x "$sysconf/network/if-up.d/netpolicy" ]
@@ -118,6 +119,7 @@ C
 		"$sysconf/network/if-up.d/netpolicy"
 	grep -q "^ExecStart=$sbindir/netpolicy plan\$" "$unitdir/netpolicy.service"
 	grep -q "^ExecStart=$sbindir/netpolicy --quiet plan %I\$" "$unitdir/netpolicy@.service"
+	grep -q "^ExecStart=$sbindir/netpolicy watch\$" "$unitdir/netpolicy-watch.service"
 	grep -q "^ConditionPathExists=$confdir/netpolicy.conf\$" "$unitdir/netpolicy.service"
 }
 
@@ -143,11 +145,12 @@ C
 	sbindir=$(mkvar sbindir)
 	mkdir "$NP_TMP/units"
 	# the binary is only staged: point ExecStart= at the staged copy
-	for u in netpolicy.service netpolicy@.service; do
+	for u in netpolicy.service netpolicy@.service netpolicy-watch.service; do
 		sed "s|$sbindir/|$PKG_DEST$sbindir/|" "$unitdir/$u" >"$NP_TMP/units/$u"
 	done
 	cd "$NP_TMP/units"
-	run systemd-analyze verify --man=no "$PWD/netpolicy.service" "$PWD/netpolicy@br\\x2dlan.service"
+	run systemd-analyze verify --man=no "$PWD/netpolicy.service" "$PWD/netpolicy@br\\x2dlan.service" \
+		"$PWD/netpolicy-watch.service"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]

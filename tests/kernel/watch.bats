@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# Staying applied without a network manager's help: `netpolicy watch` on a
+# veth pair in a private namespace.  Another program's `ethtool -L` (an
+# ethtool netlink CHANNELS_NTF) or a link coming up with its settings lost
+# brings the device back to the policy netpolicy last applied to it.
+
+load ../helpers
+
+setup() {
+	np_tmpdir
+	np_netns_veth 4
+	WATCH_PID=
+}
+
+teardown() {
+	[ -z "$WATCH_PID" ] || kill "$WATCH_PID" 2>/dev/null || true
+	[ -z "$WATCH_PID" ] || wait "$WATCH_PID" 2>/dev/null || true
+	np_netns_cleanup
+	np_cleanup_tmp
+}
+
+start_watch() {	# start_watch [DEVICE...]: in the namespace, log in $NP_TMP/watch.log
+	ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" -v watch "$@" \
+		>"$NP_TMP/watch.out" 2>"$NP_TMP/watch.log" &
+	WATCH_PID=$!
+	# subscribed once it says so (before that a notification would be missed)
+	for _ in $(seq 50); do
+		grep -q "watching" "$NP_TMP/watch.log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	cat "$NP_TMP/watch.log"
+	return 1
+}
+
+wait_for() {	# wait_for SECONDS CMD...: until CMD succeeds
+	local t=$1; shift
+	for _ in $(seq $((t * 10))); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+@test "watch: another program's ethtool -L is undone, the log says why, then it settles" {
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	start_watch
+	ip netns exec "$NS" ethtool -L v0 rx 1 tx 1
+	run npns v0 check throughput
+	[ "$status" -eq 5 ]		# drifted: nothing else will bring it back
+	wait_for 15 npns v0 check throughput
+	grep -q "v0: channels changed; .* from policy throughput: applying it again" "$NP_TMP/watch.log"
+	# our own apply's notifications lead to one check that finds nothing
+	wait_for 10 grep -q "v0: .*still matches policy throughput" "$NP_TMP/watch.log"
+	[ "$(grep -c 'applying it again' "$NP_TMP/watch.log")" -eq 1 ]
+	kill -TERM "$WATCH_PID"
+	st=0
+	wait "$WATCH_PID" || st=$?
+	WATCH_PID=
+	[ "$st" -eq 0 ]
+}
+
+@test "watch: a link that comes up without its settings gets the policy back" {
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	start_watch v0
+	ip -n "$NS" link set v0 down
+	ip netns exec "$NS" sh -c 'for f in /sys/class/net/v0/queues/*/xps_cpus; do echo 0 >"$f"; done'
+	ip -n "$NS" link set v0 up
+	wait_for 15 grep -q "v0: link up changed" "$NP_TMP/watch.log"
+	wait_for 10 npns v0 check throughput
+}
+
+@test "watch: a device without a policy record, or not named, is left alone" {
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	start_watch v0
+	# v1 has no record and is not named: no check at all
+	ip netns exec "$NS" ethtool -L v1 rx 1 tx 1
+	sleep 2
+	! grep -q "v1" "$NP_TMP/watch.log"
+	run npns v1 show --json
+	[ "$(jq '.channels.rx' <<<"$output")" -eq 1 ]
+	kill "$WATCH_PID"; wait "$WATCH_PID" || true; WATCH_PID=
+	# every device: v1 is checked, but has no record
+	start_watch
+	ip netns exec "$NS" ethtool -L v1 rx 2 tx 2
+	wait_for 10 grep -q "v1: channels; no policy applied by netpolicy: left alone" "$NP_TMP/watch.log"
+}
+
+@test "watch: a change awaiting confirm is left to its watchdog" {
+	run npns --confirm 60 v0 set throughput
+	[ "$status" -eq 0 ]
+	start_watch v0
+	ip netns exec "$NS" ethtool -L v0 rx 1 tx 1
+	wait_for 10 grep -q "v0: channels; a change awaits 'confirm': left to it" "$NP_TMP/watch.log"
+	run npns v0 reset
+}
+
+@test "watch: refused on the simulated backend, and for a bad device name" {
+	run npsim watch
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"watch: the simulated backend sends no change notifications"* ]]
+	run "$NETPOLICY" --state-dir "$STATE_DIR" watch 'bad/name'
+	[ "$status" -eq 2 ]
+}
