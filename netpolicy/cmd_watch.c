@@ -11,7 +11,8 @@
  *
  * What is re-applied is the record (what netpolicy last applied), not the
  * configuration file: a policy set by hand is kept the same way.  A device
- * with a tentative change (set --confirm) is left to its watchdog.
+ * with a tentative change (set --confirm) is left to its watchdog, and one
+ * another netpolicy holds is checked again once it is released.
  */
 #include <errno.h>
 #include <poll.h>
@@ -167,6 +168,9 @@ int cmd_watch(struct cli *c)
 		fprintf(stderr, "netpolicy: watch: %s\n", np_error_message(err));
 		return NP_EXIT_ERROR;
 	}
+	/* Never wait for a device's lock: its holder may be recording another
+	 * policy, which the check after it then reads (see above). */
+	np_ctx_set_lock_wait(c->ctx, 0);
 	if (c->verbose)
 		fprintf(stderr, "netpolicy: watching %s for changes\n",
 			c->argc ? "the devices named" : "every device with a policy");
@@ -186,6 +190,12 @@ int cmd_watch(struct cli *c)
 
 			due[i] = due[--n_due];
 			r = recheck(c, &d);
+			/* another netpolicy is changing the device (an admin's set,
+			 * which may record a new policy): look again after it */
+			if (r == NP_EXIT_BUSY && schedule(&due, &n_due, d.ifname, d.what) < 0) {
+				rc = cli_out_of_memory();
+				goto out;
+			}
 			/* one device's failure (rolled back) is reported and
 			 * the others are still watched; a rollback that could
 			 * not complete is the one thing to stop for */

@@ -105,3 +105,25 @@ wait_for() {	# wait_for SECONDS CMD...: until CMD succeeds
 	run "$NETPOLICY" --state-dir "$STATE_DIR" watch 'bad/name'
 	[ "$status" -eq 2 ]
 }
+
+@test "watch: a device another netpolicy holds is checked after it, against the policy it recorded" {
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	start_watch v0
+	# an admin's 'set cpu', stopped after its first step: it holds v0's lock
+	NETPOLICY_TEST_STOP_AFTER_STEP=1 ip netns exec "$NS" "$NETPOLICY_TEST_BIN" \
+		--state-dir "$STATE_DIR" v0 set cpu >"$NP_TMP/admin.out" 2>&1 &
+	PID=$!
+	wait_stopped "$PID"
+	# the watcher sees the change and cannot take the lock: it does not wait
+	# for it with the policy it read before (throughput)
+	wait_for 15 grep -q "v0: .*applying it again" "$NP_TMP/watch.log"
+	wait_for 10 grep -q "held by\|another netpolicy\|busy\|lock" "$NP_TMP/watch.log"
+	kill -CONT "$PID"
+	ST=0; wait "$PID" || ST=$?
+	[ "$ST" -eq 0 ]
+	# then it reads the record the admin's set wrote, and keeps cpu
+	wait_for 15 grep -q "v0: .*still matches policy cpu" "$NP_TMP/watch.log"
+	run npns v0 check cpu
+	[ "$status" -eq 0 ]
+}
