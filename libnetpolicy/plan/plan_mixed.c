@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The mixed policy's classes (np_mixed.h).  How the plan is made, and why:
+ *
+ * - Queues: the open channels are split into one contiguous range per used
+ *   class (a class with flows, and the default class) by weight, latency
+ *   first, each at least one queue: ADQ's "queue groups" (one traffic class
+ *   per range of queue pairs).
+ * - CPUs: whole physical cores, local node first (np_cpu_order), split by
+ *   the same weights; a class gets every thread of its cores, so a latency
+ *   core's SMT sibling carries no bulk work whenever there are at least as
+ *   many cores as classes.  Each queue's IRQ goes to the first thread of one
+ *   of its class's cores (scaling.rst: "the IRQ of the queue on the CPU
+ *   that processes its packets").
+ * - XPS per class: a class's CPUs send on its own queues; the latency class
+ *   also gets xps_rxqs (tx-N on rx-N), as ADQ does, so a socket transmits on
+ *   the queue pair it receives on (scaling.rst, "XPS using receive queues").
+ * - RSS: the main indirection table spreads over the default class's
+ *   queues only (unclassified traffic); each other class gets an RSS
+ *   context over its queues where the driver has contexts, and its flows'
+ *   ntuple rules use it (FLOW_RSS, offset 0).  Without contexts a rule
+ *   names one queue of its class (round robin over the class's queues).
+ * - Rule locations: RX_CLS_LOC_ANY only where the driver places rules
+ *   itself (RX_CLS_LOC_SPECIAL); elsewhere the highest free location, as
+ *   ethtool(8) does, so that rules already there keep precedence.
+ * - Foreign rules and contexts (not in opts' owned lists) stay as they are;
+ *   a flow that overlaps a foreign rule is reported.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_drivers.h"
+#include "np_mixed.h"
+#include "np_policy.h"
+
+static const unsigned default_weight[NP_CLASS__COUNT] = {
+	[NP_CLASS_LATENCY] = NP_MIXED_WEIGHT_LATENCY,
+	[NP_CLASS_THROUGHPUT] = NP_MIXED_WEIGHT_THROUGHPUT,
+	[NP_CLASS_CPU] = NP_MIXED_WEIGHT_CPU,
+};
+
+unsigned np_mixed_weight(const struct np_mixed_opts *opts, enum np_class cls)
+{
+	return opts->weight[cls] ? opts->weight[cls] : default_weight[cls];
+}
+
+int np_mixed_weight_parse(const char *text, struct np_mixed_opts *opts, struct np_error *err)
+{
+	const char *eq = strchr(text, '=');
+	char name[16], *end;
+	enum np_class cls;
+	unsigned long w;
+	int r;
+
+	if (!eq || (size_t)(eq - text) >= sizeof(name))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "weight '%s': expected CLASS=N (latency=1)", text);
+	memcpy(name, text, (size_t)(eq - text));
+	name[eq - text] = '\0';
+	r = np_class_from_name(name, &cls, err);
+	if (r < 0)
+		return r;
+	errno = 0;
+	w = strtoul(eq + 1, &end, 10);
+	if (errno || end == eq + 1 || *end || w < 1 || w > NP_MIXED_WEIGHT_MAX)
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "weight '%s': expected a number from 1 to %d", text,
+			      NP_MIXED_WEIGHT_MAX);
+	opts->weight[cls] = (unsigned)w;
+	return 0;
+}
+
+bool np_rule_overlaps(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b)
+{
+	const uint32_t strip = FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS;
+	const unsigned char *ha = (const void *)&a->h_u, *hb = (const void *)&b->h_u;
+	const unsigned char *ma = (const void *)&a->m_u, *mb = (const void *)&b->m_u;
+
+	if ((a->flow_type & ~strip) != (b->flow_type & ~strip))
+		return false;
+	for (size_t i = 0; i < sizeof(a->h_u); i++)
+		if ((ha[i] ^ hb[i]) & ma[i] & mb[i])
+			return false;
+	if ((a->flow_type & FLOW_EXT) && (b->flow_type & FLOW_EXT) &&
+	    ((a->h_ext.vlan_tci ^ b->h_ext.vlan_tci) & a->m_ext.vlan_tci & b->m_ext.vlan_tci))
+		return false;
+	return true;
+}
+
+static bool listed(const uint32_t *v, unsigned n, uint32_t x)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* Split n items over the used classes by weight, each at least one (n is
+ * at least the number of used classes); largest remainders get the rest. */
+static void split(unsigned n, const struct np_mixed *m, unsigned *out)
+{
+	unsigned wsum = 0, given = 0, rem[NP_CLASS__COUNT] = { 0 };
+
+	for (int c = 0; c < NP_CLASS__COUNT; c++)
+		wsum += m->cls[c].used ? m->cls[c].weight : 0;
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
+		out[c] = 0;
+		if (!m->cls[c].used)
+			continue;
+		out[c] = (unsigned)((uint64_t)n * m->cls[c].weight / wsum);
+		rem[c] = (unsigned)((uint64_t)n * m->cls[c].weight % wsum);
+		if (!out[c])
+			out[c] = 1, rem[c] = 0;
+		given += out[c];
+	}
+	while (given > n) {	/* the minimum of one took too much: take from the largest */
+		int big = -1;
+
+		for (int c = 0; c < NP_CLASS__COUNT; c++)
+			if (out[c] > 1 && (big < 0 || out[c] > out[big]))
+				big = c;
+		out[big]--;
+		given--;
+	}
+	while (given < n) {
+		int best = -1;
+
+		for (int c = 0; c < NP_CLASS__COUNT; c++)
+			if (m->cls[c].used && (best < 0 || rem[c] > rem[best]))
+				best = c;
+		out[best]++;
+		rem[best] = 0;
+		given++;
+	}
+}
+
+/* CPUs and IRQs: whole cores per class, local first. */
+static int plan_cpus(const struct np_state *st, struct np_mixed *m, struct np_plan *plan)
+{
+	const struct np_topology *topo = &st->topo;
+	struct np_dev *t = &plan->target->dev;
+	struct np_cpumask eligible, local;
+	struct np_cpu_order o;
+	unsigned ncores[NP_CLASS__COUNT], first = 0, nused = 0;
+	unsigned *core_cpu;
+	int r;
+
+	np_cpumask_andnot(&eligible, &topo->online, &topo->isolated);
+	if (np_cpumask_empty(&eligible))
+		eligible = topo->online;
+	np_cpumask_and(&local, &st->dev.local_cpus, &eligible);
+	r = np_cpu_order(topo, &eligible, &local, &o);
+	if (r < 0)
+		return r;
+	if (!o.n_cores) {
+		np_cpu_order_clear(&o);
+		return -EINVAL;
+	}
+	for (int c = 0; c < NP_CLASS__COUNT; c++)
+		nused += m->cls[c].used;
+	core_cpu = calloc(o.n_cores ? o.n_cores : 1, sizeof(*core_cpu));
+	if (!core_cpu) {
+		np_cpu_order_clear(&o);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < o.n_cores; i++)
+		core_cpu[i] = o.order[i];
+	if (o.n_cores >= nused) {
+		split(o.n_cores, m, ncores);
+	} else {
+		for (int c = 0; c < NP_CLASS__COUNT; c++)
+			ncores[c] = m->cls[c].used ? 1 : 0;
+		np_plan_note(plan, "mixed", "%u cores for %u classes: classes share cores "
+			     "(latency flows may wait behind bulk work)", o.n_cores, nused);
+	}
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
+		struct np_mixed_class *k = &m->cls[c];
+
+		if (!k->used)
+			continue;
+		np_cpumask_zero(&k->cpus);
+		for (unsigned i = 0; i < ncores[c]; i++) {
+			int core = topo->cpus[core_cpu[(first + i) % o.n_cores]].core;
+
+			np_cpumask_for_each(cpu, &eligible)
+				if ((unsigned)cpu < topo->nr_cpus && topo->cpus[cpu].core == core)
+					np_cpumask_set(&k->cpus, (unsigned)cpu);
+		}
+		/* IRQ of queue j of the class: its (j mod cores)-th core */
+		for (unsigned j = 0; j < k->n_q; j++) {
+			unsigned cpu = core_cpu[(first + j % ncores[c]) % o.n_cores];
+
+			for (unsigned i = 0; i < t->n_irq; i++) {
+				if (t->irq[i].queue != (int)(k->q_first + j) || t->irq[i].err)
+					continue;
+				np_cpumask_zero(&t->irq[i].affinity);
+				np_cpumask_set(&t->irq[i].affinity, cpu);
+			}
+			/* XPS: the class's CPUs of that core send on it */
+			if (k->q_first + j < t->n_txq && !t->txq[k->q_first + j].xps_err) {
+				int core = topo->cpus[cpu].core;
+
+				np_cpumask_for_each(x, &k->cpus)
+					if (topo->cpus[x].core == core)
+						np_cpumask_set(&t->txq[k->q_first + j].xps_cpus,
+							       (unsigned)x);
+			}
+		}
+		/* cores without a queue of their own send on the class's queues */
+		for (unsigned i = k->n_q; i < ncores[c]; i++) {
+			unsigned q = k->q_first + i % k->n_q;
+			int core = topo->cpus[core_cpu[(first + i) % o.n_cores]].core;
+
+			if (q >= t->n_txq || t->txq[q].xps_err)
+				continue;
+			np_cpumask_for_each(x, &k->cpus)
+				if (topo->cpus[x].core == core)
+					np_cpumask_set(&t->txq[q].xps_cpus, (unsigned)x);
+		}
+		first += ncores[c];
+	}
+	free(core_cpu);
+	np_cpu_order_clear(&o);
+	return 0;
+}
+
+static int steer_add_rule(struct np_steer *s, const struct np_rule *r)
+{
+	struct np_rule *v = realloc(s->rules, sizeof(*v) * (s->n_rules + 1));
+
+	if (!v)
+		return -ENOMEM;
+	s->rules = v;
+	s->rules[s->n_rules++] = *r;
+	return 0;
+}
+
+static int steer_add_ctx(struct np_steer *s, uint32_t id, const struct np_mixed_class *k,
+			 uint32_t n_indir)
+{
+	struct np_rss_ctx *v = realloc(s->ctx, sizeof(*v) * (s->n_ctx + 1));
+	uint32_t *t;
+
+	if (!v)
+		return -ENOMEM;
+	s->ctx = v;
+	t = malloc(sizeof(*t) * n_indir);
+	if (!t)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n_indir; i++)
+		t[i] = k->q_first + i % k->n_q;
+	s->ctx[s->n_ctx++] = (struct np_rss_ctx){ .id = id, .n_indir = n_indir, .indir = t };
+	return 0;
+}
+
+/* The target's steering without what netpolicy made before. */
+static void drop_owned(struct np_steer *s, const struct np_mixed_opts *o)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->n_rules; i++)
+		if (!listed(o->owned_rules, o->n_owned_rules, s->rules[i].fs.location))
+			s->rules[n++] = s->rules[i];
+	s->n_rules = n;
+	n = 0;
+	for (unsigned i = 0; i < s->n_ctx; i++) {
+		if (listed(o->owned_ctx, o->n_owned_ctx, s->ctx[i].id))
+			free(s->ctx[i].indir);
+		else
+			s->ctx[n++] = s->ctx[i];
+	}
+	s->n_ctx = n;
+}
+
+static int free_location(const struct np_steer *s, uint32_t *ret)
+{
+	for (uint32_t loc = s->size; loc-- > 0;)
+		if (!np_steer_rule(s, loc)) {
+			*ret = loc;
+			return 0;
+		}
+	return -ENOSPC;
+}
+
+static void note_conflicts(struct np_plan *plan, const struct np_steer *foreign, unsigned n_foreign,
+			   const struct np_rule *r, const char *flow)
+{
+	for (unsigned i = 0; i < n_foreign; i++) {
+		const struct np_rule *f = &foreign->rules[i];
+		char text[NP_FLOW_TEXT_MAX];
+
+		if (!np_rule_overlaps(&f->fs, &r->fs))
+			continue;
+		if (np_flow_rule_format(&f->fs, text, sizeof(text)) < 0)
+			snprintf(text, sizeof(text), "flow type %u", f->fs.flow_type);
+		np_plan_note(plan, "ntuple", "conflict: flow %s overlaps the foreign rule at location "
+			     "%u (%s), which %s; netpolicy leaves it as it is", flow,
+			     f->fs.location, text, f->fs.location < r->fs.location ||
+			     r->fs.location == RX_CLS_LOC_ANY ? "matches first" : "matches after ours");
+	}
+}
+
+static int plan_steering(const struct np_state *st, const struct np_mixed_opts *o,
+			 struct np_mixed *m, struct np_plan *plan, struct np_error *err)
+{
+	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
+	struct np_dev *t = &plan->target->dev;
+	struct np_steer *s = &t->steer;
+	bool contexts = !s->ctx_err && s->ctx_max > 1 && t->rss.indir_size;
+	unsigned n_foreign, rr[NP_CLASS__COUNT] = { 0 };
+	bool noted_queue = false;
+	int r;
+
+	drop_owned(s, o);
+	n_foreign = s->n_rules;
+	/* one context per class other than the default one, lowest free ids */
+	for (int c = 0; c < NP_CLASS__COUNT && contexts; c++) {
+		struct np_mixed_class *k = &m->cls[c];
+		uint32_t id = 1;
+
+		if (!k->used || (enum np_class)c == m->deflt)
+			continue;
+		while (id < s->ctx_max && np_steer_ctx(s, id))
+			id++;
+		if (id >= s->ctx_max)
+			return np_err(err, -ENOSPC, NP_PHASE_PLAN, "rss-context",
+				      "no free RSS context for class %s (driver %s: ids below %u)",
+				      np_class_name((enum np_class)c), st->dev.driver, s->ctx_max);
+		if (steer_add_ctx(s, id, k, t->rss.indir_size) < 0)
+			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+		k->ctx = id;
+	}
+	if (!contexts)
+		np_plan_note(plan, "rss-context", "driver %s has no RSS contexts: each ntuple rule "
+			     "steers to one queue of its class (round robin), without spreading",
+			     st->dev.driver);
+	for (unsigned f = 0; f < o->n_flows; f++) {
+		const struct np_flow *fl = &o->flows[f];
+		struct np_mixed_class *k = &m->cls[fl->cls];
+
+		if (fl->cls == m->deflt) {
+			np_plan_note(plan, "ntuple", "a %s flow is in the default class: the main RSS "
+				     "table already sends it there, no rule", np_class_name(fl->cls));
+			continue;
+		}
+		for (unsigned i = 0; i < fl->n_rules; i++) {
+			struct np_rule rule = { .fs = fl->rule[i] };
+			char why[200], text[NP_FLOW_TEXT_MAX];
+
+			if (np_flow_rule_format(&rule.fs, text, sizeof(text)) < 0)
+				snprintf(text, sizeof(text), "#%u", f + 1);
+			if (k->ctx) {
+				rule.fs.flow_type |= FLOW_RSS;
+				rule.fs.ring_cookie = 0;
+				rule.rss_context = k->ctx;
+			} else {
+				rule.fs.ring_cookie = k->q_first + rr[fl->cls]++ % k->n_q;
+				if (k->n_q > 1 && !noted_queue)
+					np_plan_note(plan, "ntuple", "a rule sends a flow to one queue: "
+						     "flows of one rule do not spread over the class");
+				noted_queue = true;
+			}
+			r = np_driver_rule_check(drv, &rule.fs, why, sizeof(why));
+			if (r < 0)
+				return np_err(err, r, NP_PHASE_PLAN, "ntuple", "flow %s: %s", text, why);
+			if (s->special)
+				rule.fs.location = RX_CLS_LOC_ANY;
+			else if (free_location(s, &rule.fs.location) < 0)
+				return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple",
+					      "flow %s: the %u-rule ntuple table is full", text, s->size);
+			note_conflicts(plan, s, n_foreign, &rule, text);
+			if (steer_add_rule(s, &rule) < 0)
+				return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+			k->n_rules++;
+		}
+	}
+	return 0;
+}
+
+static int ntuple_feature(const struct np_state *st, struct np_plan *plan, struct np_error *err)
+{
+	struct np_features *f = &plan->target->dev.features;
+
+	for (unsigned i = 0; !f->err && i < f->n; i++) {
+		if (strcmp(f->v[i].name, "rx-ntuple-filter"))
+			continue;
+		if (f->v[i].fixed && !f->v[i].active)
+			return np_err(err, -EOPNOTSUPP, NP_PHASE_PLAN, "features",
+				      "mixed needs ntuple filters: rx-ntuple-filter is off and fixed "
+				      "on %s", st->dev.ifname);
+		f->v[i].wanted = f->v[i].active = true;
+	}
+	return 0;
+}
+
+int np_plan_mixed(const struct np_state *st, const struct np_mixed_opts *opts,
+		  struct np_plan *plan, struct np_mixed *ret, struct np_error *err)
+{
+	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
+	struct np_dev *t = &plan->target->dev;
+	unsigned nused = 0, nq[NP_CLASS__COUNT], first = 0;
+	struct np_mixed m;
+	int r;
+
+	if (st->dev.steer.err || (drv && drv->no_ntuple))
+		return np_err(err, -EOPNOTSUPP, NP_PHASE_PLAN, "ntuple",
+			      "mixed needs ntuple filters: driver %s has none",
+			      st->dev.driver[0] ? st->dev.driver : "(unknown)");
+	memset(&m, 0, sizeof(m));
+	m.deflt = opts->deflt;
+	for (int c = 0; c < NP_CLASS__COUNT; c++)
+		m.cls[c].weight = np_mixed_weight(opts, (enum np_class)c);
+	m.cls[m.deflt].used = true;
+	for (unsigned f = 0; f < opts->n_flows; f++)
+		m.cls[opts->flows[f].cls].used = true;
+	for (int c = 0; c < NP_CLASS__COUNT; c++)
+		nused += m.cls[c].used;
+	m.nq = t->n_rxq < t->n_txq || !t->n_txq ? t->n_rxq : t->n_txq;
+	if (m.nq < nused)
+		return np_err(err, -EINVAL, NP_PHASE_PLAN, "channels", "mixed needs a queue per "
+			      "class: %u classes, %u queues on %s", nused, m.nq, st->dev.ifname);
+	split(m.nq, &m, nq);
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
+		if (!m.cls[c].used)
+			continue;
+		m.cls[c].q_first = first;
+		m.cls[c].n_q = nq[c];
+		first += nq[c];
+	}
+	/* XPS and xps_rxqs start empty: every queue is given to its class */
+	for (unsigned q = 0; q < t->n_txq; q++) {
+		if (!t->txq[q].xps_err)
+			np_cpumask_zero(&t->txq[q].xps_cpus);
+		if (!t->txq[q].xps_rxqs_err) {
+			np_cpumask_zero(&t->txq[q].xps_rxqs);
+			if (m.cls[NP_CLASS_LATENCY].used && q >= m.cls[NP_CLASS_LATENCY].q_first &&
+			    q < m.cls[NP_CLASS_LATENCY].q_first + m.cls[NP_CLASS_LATENCY].n_q)
+				np_cpumask_set(&t->txq[q].xps_rxqs, q);
+		}
+	}
+	r = plan_cpus(st, &m, plan);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_PLAN, NULL, r == -ENOMEM ? "out of memory" :
+			      "no CPU to run the classes on");
+	/* the main table: the default class only */
+	if (!t->rss.err && t->rss.indir_size) {
+		const struct np_mixed_class *d = &m.cls[m.deflt];
+
+		for (uint32_t i = 0; i < t->rss.indir_size; i++)
+			t->rss.indir[i] = d->q_first + i % d->n_q;
+	} else {
+		np_plan_note(plan, "rss", "no RSS table: unclassified traffic is not kept off the "
+			     "other classes' queues");
+	}
+	if ((r = ntuple_feature(st, plan, err)) < 0 ||
+	    (r = plan_steering(st, opts, &m, plan, err)) < 0)
+		return r;
+	if (!drv || !drv->perqueue_coalesce)
+		np_plan_note(plan, "coalesce", "driver %s has no per-queue coalescing: one "
+			     "device-wide value, which favours the default class (%s)",
+			     st->dev.driver, np_class_name(m.deflt));
+	else
+		np_plan_note(plan, "coalesce", "driver %s has per-queue coalescing, which netpolicy "
+			     "does not set yet: one device-wide value, which favours the default "
+			     "class (%s)", st->dev.driver, np_class_name(m.deflt));
+	if (ret)
+		*ret = m;
+	return 0;
+}
