@@ -187,12 +187,31 @@ static void render_features(FILE *out, struct json_object *dev)
 
 static void render_napi(FILE *out, struct json_object *dev)
 {
-	struct json_object *n = get(dev, "napi");
+	struct json_object *n = get(dev, "napi"), *napis = get(dev, "napis"), *t;
+	size_t count, per = 0, threads;
 
 	if (!section(out, dev, n, "napi:"))
 		return;
-	fprintf(out, "defer-hard-irqs %lld, gro-flush-timeout %lld ns\n",
-		(long long)num(n, "defer_hard_irqs"), (long long)num(n, "gro_flush_timeout"));
+	t = get(n, "threaded");
+	fprintf(out, "defer-hard-irqs %lld, gro-flush-timeout %lld ns%s\n",
+		(long long)num(n, "defer_hard_irqs"), (long long)num(n, "gro_flush_timeout"),
+		t && json_object_get_int64(t) ? ", threaded (NAPI kthreads)" : "");
+	/* the kernel's napi-get (absent member: a kernel without it) */
+	if (!napis || !json_object_is_type(napis, json_type_array))
+		return;
+	count = json_object_array_length(napis);
+	for (size_t i = 0; i < count; i++)
+		per += get(json_object_array_get_idx(napis, i), "defer_hard_irqs") != NULL;
+	threads = get(dev, "napi_threads") ? json_object_array_length(get(dev, "napi_threads")) : 0;
+	if (!count) {
+		fputs("                 no NAPI instance (netdev napi-get)\n", out);
+		return;
+	}
+	fprintf(out, "                 %zu NAPI instance%s, per-NAPI config %s", count,
+		count == 1 ? "" : "s", per ? "settable (napi-set)" : "not supported by kernel");
+	if (threads)
+		fprintf(out, ", %zu kthread%s", threads, threads == 1 ? "" : "s");
+	fputc('\n', out);
 }
 
 static void render_sysctl(FILE *out, struct json_object *s)

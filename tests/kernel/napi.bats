@@ -60,6 +60,10 @@ veth_threaded() {
 	done
 	# veth's NAPIs have no IRQ
 	[ "$(jq '[.napis[] | select(.irq != null)] | length' "$NP_TMP/show.json")" = 0 ]
+	# the text says the same
+	run npns v0 show
+	[[ "$output" == *"threaded (NAPI kthreads)"* ]]
+	[[ "$output" == *"2 NAPI instances, per-NAPI config settable (napi-set), 2 kthreads"* ]]
 }
 
 # "comm cpulist" of this namespace's v0 NAPI kthreads (a channel change
