@@ -307,11 +307,108 @@ static void mlx5(void)
 	np_state_free(st);
 }
 
+/* Run every step of a diff from `from` to `to` through the knobs on the
+ * sim backend; the device read back. */
+static struct np_state *converge(struct np_backend *be, const struct np_state *from,
+				 const struct np_state *to, size_t *ret_steps, int *ret)
+{
+	struct np_plan *p = NULL;
+	struct np_state *now = calloc(1, sizeof(*now));
+	struct np_error err = { 0 };
+
+	*ret = 0;
+	if (np_plan_new(&p) < 0 || np_state_dup(to, &p->target) < 0 || np_plan_diff(p, from) < 0)
+		exit(99);
+	*ret_steps = p->n_steps;
+	for (size_t i = 0; i < p->n_steps && !*ret; i++) {
+		struct np_state *cur = calloc(1, sizeof(*cur));
+
+		be->ops->discover(be, from->dev.ifname, cur, &err);
+		*ret = p->steps[i].knob->apply(be, cur, p->target, &p->steps[i], &err);
+		if (*ret)
+			printf("# step %zu (%s): %s\n", i, p->steps[i].knob->name, err.msg);
+		np_state_free(cur);
+	}
+	be->ops->discover(be, from->dev.ifname, now, &err);
+	np_plan_free(p);
+	return now;
+}
+
+static bool same_steer(const struct np_steer *a, const struct np_steer *b)
+{
+	if (a->n_rules != b->n_rules || a->n_ctx != b->n_ctx)
+		return false;
+	for (unsigned i = 0; i < a->n_rules; i++) {
+		const struct np_rule *r = np_steer_rule(b, a->rules[i].fs.location);
+
+		if (!r || memcmp(&r->fs, &a->rules[i].fs, sizeof(r->fs)) ||
+		    r->rss_context != a->rules[i].rss_context)
+			return false;
+	}
+	for (unsigned i = 0; i < a->n_ctx; i++) {
+		const struct np_rss_ctx *c = np_steer_ctx(b, a->ctx[i].id);
+
+		if (!c || c->n_indir != a->ctx[i].n_indir ||
+		    memcmp(c->indir, a->ctx[i].indir, sizeof(uint32_t) * c->n_indir))
+			return false;
+	}
+	return true;
+}
+
+static void apply_and_back(const char *model, const char *ifname)
+{
+	struct np_ctx *ctx = NULL;
+	struct np_backend *be = NULL;
+	struct np_error err = { 0 };
+	struct np_mixed_opts o = { .deflt = NP_CLASS_THROUGHPUT };
+	struct np_state *st, *now, *back;
+	char path[1200], tmp[] = "/tmp/np-mixed-XXXXXX", copy[1300], cmd[2600];
+	struct np_plan *p;
+	struct np_mixed m;
+	size_t steps;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/models/%s.json", srcdir, model);
+	if (!mkdtemp(tmp))
+		exit(99);
+	snprintf(copy, sizeof(copy), "%s/m.json", tmp);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", path, copy);
+	if (system(cmd) != 0 || np_ctx_new(&ctx, &err) < 0 ||
+	    np_ctx_set_state_dir(ctx, tmp, &err) < 0 || np_ctx_set_model(ctx, copy, &err) < 0 ||
+	    np_ctx_backend(ctx, &be, &err) < 0)
+		exit(99);
+	st = calloc(1, sizeof(*st));
+	be->ops->discover(be, ifname, st, &err);
+	add_flow(&o, "latency:tcp:6379");
+	add_flow(&o, "cpu:udp4:53");
+	p = plan_for(st, &o, &m, &r, &err);
+	now = converge(be, st, p->target, &steps, &r);
+	is_int(r, 0, "%s: the steering steps apply on the simulated NIC", model);
+	ok(steps > 0 && same_steer(&p->target->dev.steer, &now->dev.steer),
+	   "%s: the device holds the planned rules and contexts (%zu steps)", model, steps);
+	np_state_free(converge(be, now, p->target, &steps, &r));
+	is_int(steps, 0, "%s: planned again from there: nothing to do", model);
+	back = converge(be, now, st, &steps, &r);
+	is_int(r, 0, "%s: back to the state before", model);
+	ok(same_steer(&st->dev.steer, &back->dev.steer),
+	   "%s: rollback removed what it made; the foreign rule and context survive", model);
+	np_state_free(back);
+	np_state_free(now);
+	np_plan_free(p);
+	np_state_free(st);
+	np_ctx_free(ctx);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmp);
+}
+
 int main(void)
 {
 	if (getenv("NP_SRCDIR"))
 		srcdir = getenv("NP_SRCDIR");
 	ice();
 	mlx5();
+	apply_and_back("ice-mixed", "ens801f0");
+	apply_and_back("mlx5-mixed", "ens1f0np0");
 	return tap_done();
 }

@@ -14,10 +14,14 @@
 
 const struct np_knob *const np_knobs[] = {
 	&np_knob_features,
+	&np_knob_ntuple_delete,	/* rules that go or change, before what they use goes */
+	&np_knob_rss_ctx_delete,
 	&np_knob_rss_early,
 	&np_knob_channels,
 	&np_knob_rings,
+	&np_knob_rss_ctx,	/* contexts on the new queues, then the main table */
 	&np_knob_rss,
+	&np_knob_ntuple,	/* rules last: their contexts exist */
 	&np_knob_coalesce,
 	&np_knob_napi,
 	&np_knob_napi_config,	/* after the sysfs files, which set every NAPI */

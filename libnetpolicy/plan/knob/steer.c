@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ntuple rules and extra RSS contexts as knobs, in KERNEL.md's order: rules
+ * that go or change are deleted first (ntuple-delete), then contexts that
+ * go (rss-context-delete), before channels shrink below their queues; new
+ * and changed contexts after the channel change (rss-context), and rules
+ * last (ntuple), when the contexts they name exist.  A step's index is the
+ * rule's location or the context's id.  What is in both states unchanged is
+ * never touched, so foreign rules and contexts (kept in every target by
+ * the planner and in every snapshot) are never written; rollback and reset
+ * are the same diff towards the saved state.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "np_plan.h"
+
+static bool same_rule(const struct np_rule *a, const struct np_rule *b)
+{
+	return a && b && !memcmp(&a->fs, &b->fs, sizeof(a->fs)) &&
+	       (!(a->fs.flow_type & FLOW_RSS) || a->rss_context == b->rss_context);
+}
+
+static bool same_ctx(const struct np_rss_ctx *a, const struct np_rss_ctx *b)
+{
+	return a && b && a->n_indir == b->n_indir &&
+	       !memcmp(a->indir, b->indir, sizeof(uint32_t) * a->n_indir);
+}
+
+static struct np_value rule_target(const struct np_rule *r)
+{
+	struct np_value v = { .kind = NP_VAL_NONE };
+
+	if (r) {
+		v.kind = NP_VAL_UINT;
+		v.u = r->fs.flow_type & FLOW_RSS ? r->rss_context : r->fs.ring_cookie;
+	}
+	return v;
+}
+
+static struct np_value ctx_value(const struct np_rss_ctx *c)
+{
+	struct np_value v = { .kind = NP_VAL_NONE };
+
+	if (c) {
+		v.kind = NP_VAL_INDIR;
+		for (uint32_t i = 0; i < c->n_indir; i++)
+			v.u = c->indir[i] > v.u ? c->indir[i] : v.u;
+	}
+	return v;
+}
+
+static void rule_what(char *buf, size_t len, const struct np_rule *r)
+{
+	snprintf(buf, len, "rule %u %s", r->fs.location,
+		 r->fs.flow_type & FLOW_RSS ? "context" : "queue");
+}
+
+static bool usable(const struct np_steer *a, const struct np_steer *b)
+{
+	return !a->err && !b->err;
+}
+
+static int diff_rules_delete(struct np_plan *plan, const struct np_state *from,
+			     const struct np_state *to)
+{
+	const struct np_steer *a = &from->dev.steer, *b = &to->dev.steer;
+	char what[48];
+
+	if (!usable(a, b))
+		return 0;
+	for (unsigned i = 0; i < a->n_rules; i++) {
+		const struct np_rule *r = &a->rules[i], *n = np_steer_rule(b, r->fs.location);
+		struct np_value x = rule_target(r), none = { .kind = NP_VAL_NONE };
+
+		if (same_rule(r, n))
+			continue;
+		rule_what(what, sizeof(what), r);
+		if (np_plan_add_step(plan, &np_knob_ntuple_delete, (int)r->fs.location, 0) < 0 ||
+		    np_plan_add_change(plan, what, &x, &none) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int diff_rules_insert(struct np_plan *plan, const struct np_state *from,
+			     const struct np_state *to)
+{
+	const struct np_steer *a = &from->dev.steer, *b = &to->dev.steer;
+	char what[48];
+
+	if (!usable(a, b))
+		return 0;
+	for (unsigned i = 0; i < b->n_rules; i++) {
+		const struct np_rule *r = &b->rules[i], *o = np_steer_rule(a, r->fs.location);
+		struct np_value x = { .kind = NP_VAL_NONE }, y = rule_target(r);
+
+		if (same_rule(r, o) || r->fs.location == RX_CLS_LOC_ANY)
+			continue;
+		rule_what(what, sizeof(what), r);
+		if (np_plan_add_step(plan, &np_knob_ntuple, (int)r->fs.location, 0) < 0 ||
+		    np_plan_add_change(plan, what, &x, &y) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int diff_ctx_delete(struct np_plan *plan, const struct np_state *from,
+			   const struct np_state *to)
+{
+	const struct np_steer *a = &from->dev.steer, *b = &to->dev.steer;
+	char what[48];
+
+	if (a->ctx_err || b->ctx_err)
+		return 0;
+	for (unsigned i = 0; i < a->n_ctx; i++) {
+		struct np_value x = ctx_value(&a->ctx[i]), none = { .kind = NP_VAL_NONE };
+
+		if (np_steer_ctx(b, a->ctx[i].id))
+			continue;
+		snprintf(what, sizeof(what), "context %u", a->ctx[i].id);
+		if (np_plan_add_step(plan, &np_knob_rss_ctx_delete, (int)a->ctx[i].id, 0) < 0 ||
+		    np_plan_add_change(plan, what, &x, &none) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int diff_ctx(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
+{
+	const struct np_steer *a = &from->dev.steer, *b = &to->dev.steer;
+	char what[48];
+
+	if (a->ctx_err || b->ctx_err)
+		return 0;
+	for (unsigned i = 0; i < b->n_ctx; i++) {
+		const struct np_rss_ctx *o = np_steer_ctx(a, b->ctx[i].id);
+		struct np_value x = ctx_value(o), y = ctx_value(&b->ctx[i]);
+
+		if (same_ctx(o, &b->ctx[i]))
+			continue;
+		snprintf(what, sizeof(what), "context %u", b->ctx[i].id);
+		if (np_plan_add_step(plan, &np_knob_rss_ctx, (int)b->ctx[i].id, 0) < 0 ||
+		    np_plan_add_change(plan, what, &x, &y) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int apply_rule_delete(struct np_backend *be, const struct np_state *cur,
+			     const struct np_state *to, const struct np_step *step,
+			     struct np_error *err)
+{
+	(void)to;
+	if (!np_steer_rule(&cur->dev.steer, (uint32_t)step->index))
+		return 0;	/* gone already (a rollback after a partial step) */
+	return be->ops->rule_delete(be, &cur->dev, (uint32_t)step->index, err);
+}
+
+static int apply_rule_insert(struct np_backend *be, const struct np_state *cur,
+			     const struct np_state *to, const struct np_step *step,
+			     struct np_error *err)
+{
+	const struct np_rule *r = np_steer_rule(&to->dev.steer, (uint32_t)step->index);
+	uint32_t loc;
+
+	if (!r)
+		return 0;
+	return be->ops->rule_insert(be, &cur->dev, r, &loc, err);
+}
+
+static int apply_ctx_delete(struct np_backend *be, const struct np_state *cur,
+			    const struct np_state *to, const struct np_step *step,
+			    struct np_error *err)
+{
+	(void)to;
+	if (!np_steer_ctx(&cur->dev.steer, (uint32_t)step->index))
+		return 0;
+	return be->ops->ctx_delete(be, &cur->dev, (uint32_t)step->index, err);
+}
+
+static int apply_ctx(struct np_backend *be, const struct np_state *cur, const struct np_state *to,
+		     const struct np_step *step, struct np_error *err)
+{
+	const struct np_rss_ctx *c = np_steer_ctx(&to->dev.steer, (uint32_t)step->index);
+	uint32_t id;
+
+	if (!c)
+		return 0;
+	if (np_steer_ctx(&cur->dev.steer, c->id))
+		return be->ops->ctx_set(be, &cur->dev, c, err);
+	return be->ops->ctx_create(be, &cur->dev, c, &id, err);
+}
+
+const struct np_knob np_knob_ntuple_delete = {
+	.name = "ntuple",
+	.diff = diff_rules_delete,
+	.apply = apply_rule_delete,
+};
+
+const struct np_knob np_knob_rss_ctx_delete = {
+	.name = "rss-context",
+	.diff = diff_ctx_delete,
+	.apply = apply_ctx_delete,
+};
+
+const struct np_knob np_knob_rss_ctx = {
+	.name = "rss-context",
+	.diff = diff_ctx,
+	.apply = apply_ctx,
+};
+
+const struct np_knob np_knob_ntuple = {
+	.name = "ntuple",
+	.diff = diff_rules_insert,
+	.apply = apply_rule_insert,
+};
