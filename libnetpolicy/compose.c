@@ -28,7 +28,8 @@ int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
 	if (!ctx)
 		return np_plan_compute_base(policy, opts, state, NULL, ret, err);
 	ctx->counts.plans++;
-	np_plan_base_load(ctx, state, &base);
+	if (np_plan_base_load(ctx, state, &base) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	r = np_plan_compute_base(policy, opts, state, &base, ret, err);
 	np_plan_base_clear(&base);
 	return r;

@@ -60,7 +60,8 @@ void np_journal_info_release(struct np_journal_info *info);
 struct np_plan;
 struct np_plan_base;
 /* Reads the device's pristine snapshot and every device's sysctl record;
- * what is missing stays empty.  Never creates the directory. */
+ * what is missing or damaged stays empty; -ENOMEM when memory ran out.
+ * Never creates the directory. */
 int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_plan_base *ret);
 void np_plan_base_clear(struct np_plan_base *base);
 /* After an apply: the device's sysctl needs (removed when it has none). */
@@ -70,7 +71,7 @@ int np_plan_base_forget(struct np_store *s, struct np_error *err);
 /* The machine-wide sysctls a reset of cur's device returns to: what the
  * other devices still need, at least their values before any device needed
  * them; as they are when no device has a record. */
-void np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
-			    struct np_sysctl *goal);
+int np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
+			   struct np_sysctl *goal);
 
 #endif

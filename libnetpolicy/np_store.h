@@ -130,7 +130,8 @@ int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
 			 struct np_error *err);
 /* Every other device's sysctl record in the directory (s's own left out),
  * read without their locks (each file is replaced atomically); damaged ones
- * are skipped.  fn returning < 0 stops the walk. */
+ * are skipped, one that could not be read for want of memory is -ENOMEM.
+ * fn returning < 0 stops the walk. */
 int np_store_sysctl_others(struct np_store *s,
 			   int (*fn)(const char *ifname, const struct np_sysctl_record *rec,
 				     void *ud),

@@ -49,6 +49,7 @@ struct cli {
 	 * this array instead, to be printed as one document */
 	struct json_object *json_out;
 	bool changed;		/* a device was changed (for the exit status of output errors) */
+	bool out_failed;	/* a document could not be built (memory ran out): not printed */
 };
 
 /* The first SIGINT, SIGTERM or SIGHUP received while applying (0 = none). */
@@ -86,7 +87,15 @@ int cli_out_of_memory(void);
 int cli_fail(const struct cli *c, const struct np_error *err);
 /* Print a usage error and return NP_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_print_json(struct json_object *obj);
+/* Print a JSON document; one that could not be built or formatted is not
+ * printed (c->out_failed, reported by main with the exit status). */
+void cli_print_json(struct cli *c, struct json_object *obj);
+/* Building documents without json-c's assertions: o or v NULL (an
+ * allocation that failed) or a failed add mark c->out_failed; v is
+ * consumed either way.  cli_jnull adds an intended null. */
+void cli_jadd(struct cli *c, struct json_object *o, const char *key, struct json_object *v);
+void cli_jnull(struct cli *c, struct json_object *o, const char *key);
+void cli_jpush(struct cli *c, struct json_object *arr, struct json_object *v);
 
 int cmd_show(struct cli *c);
 int cmd_set(struct cli *c);

@@ -15,35 +15,37 @@ int cli_device_failed(struct cli *c, const struct np_policy *policy, int rc, con
 	if (!c->json_out)
 		return rc;
 	obj = json_object_new_object();
-	json_object_object_add(obj, "ifname", json_object_new_string(c->device));
-	json_object_object_add(obj, "policy", json_object_new_string(np_policy_name(policy)));
-	json_object_object_add(obj, "dry_run", json_object_new_boolean(c->dry_run));
-	json_object_object_add(obj, "changed", json_object_new_boolean(0));
-	json_object_object_add(obj, "error", json_object_new_string(why));
-	json_object_array_add(c->json_out, obj);
+	cli_jadd(c, obj, "ifname", json_object_new_string(c->device));
+	cli_jadd(c, obj, "policy", json_object_new_string(np_policy_name(policy)));
+	cli_jadd(c, obj, "dry_run", json_object_new_boolean(c->dry_run));
+	cli_jadd(c, obj, "changed", json_object_new_boolean(0));
+	cli_jadd(c, obj, "error", json_object_new_string(why));
+	cli_jpush(c, c->json_out, obj);
 	return rc;
 }
 
 void cli_emit_json(struct cli *c, struct json_object *obj)
 {
-	if (c->json_out)
-		json_object_array_add(c->json_out, json_object_get(obj));
+	if (!obj)
+		c->out_failed = true;
+	else if (c->json_out)
+		cli_jpush(c, c->json_out, json_object_get(obj));
 	else
-		cli_print_json(obj);
+		cli_print_json(c, obj);
 }
 
-static struct json_object *dropped_json(const struct np_apply_result *res)
+static struct json_object *dropped_json(struct cli *c, const struct np_apply_result *res)
 {
 	struct json_object *arr = json_object_new_array();
 
 	for (unsigned i = 0; i < np_apply_result_n_dropped(res); i++) {
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "knob",
+		cli_jadd(c, o, "knob",
 				       json_object_new_string(np_apply_result_dropped_knob(res, i)));
-		json_object_object_add(o, "reason",
+		cli_jadd(c, o, "reason",
 				       json_object_new_string(np_apply_result_dropped_reason(res, i)));
-		json_object_array_add(arr, o);
+		cli_jpush(c, arr, o);
 	}
 	return arr;
 }
@@ -114,33 +116,35 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 				outcome ? "; " : "", outcome ? outcome : "");
 	}
 	if (c->json) {
-		json_object_object_add(plan_json, "dry_run", json_object_new_boolean(0));
-		json_object_object_add(plan_json, "changed",
+		cli_jadd(c, plan_json, "dry_run", json_object_new_boolean(0));
+		cli_jadd(c, plan_json, "changed",
 				       json_object_new_boolean(np_apply_result_changed(res)));
-		json_object_object_add(plan_json, "writes",
+		cli_jadd(c, plan_json, "writes",
 				       json_object_new_int64(np_apply_result_writes(res)));
-		json_object_object_add(plan_json, "rolled_back",
+		cli_jadd(c, plan_json, "rolled_back",
 				       json_object_new_boolean(np_apply_result_rolled_back(res)));
 		if (np_apply_result_notes(res)[0])
-			json_object_object_add(plan_json, "rounded",
+			cli_jadd(c, plan_json, "rounded",
 					       json_object_new_string(np_apply_result_notes(res)));
-		json_object_object_add(plan_json, "dropped", dropped_json(res));
+		cli_jadd(c, plan_json, "dropped", dropped_json(c, res));
 		if (np_apply_result_interrupted(res))
-			json_object_object_add(plan_json, "interrupted", json_object_new_boolean(1));
+			cli_jadd(c, plan_json, "interrupted", json_object_new_boolean(1));
 		if (np_apply_result_unrecorded(res))
-			json_object_object_add(plan_json, "unrecorded", json_object_new_boolean(1));
+			cli_jadd(c, plan_json, "unrecorded", json_object_new_boolean(1));
 		if (r < 0) {
 			char buf[600];
 
 			np_error_format(err, buf, sizeof(buf));
-			json_object_object_add(plan_json, "error", json_object_new_string(buf));
+			cli_jadd(c, plan_json, "error", json_object_new_string(buf));
 		}
 		cli_emit_json(c, plan_json);
 	} else if (!c->quiet && (r >= 0 || np_apply_result_unrecorded(res))) {
 		if (!np_apply_result_changed(res))
 			printf("%s: no changes\n", c->device);
-		else
+		else if (plan_json && !c->out_failed)
 			render_plan(stdout, plan_json, "changed");
+		else
+			c->out_failed = true;
 		if (np_apply_result_notes(res)[0])
 			printf("note: %s\n", np_apply_result_notes(res));
 	}
@@ -155,12 +159,14 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 
 int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
 {
-	json_object_object_add(plan_json, "dry_run", json_object_new_boolean(1));
-	json_object_object_add(plan_json, "changed", json_object_new_boolean(0));
+	cli_jadd(c, plan_json, "dry_run", json_object_new_boolean(1));
+	cli_jadd(c, plan_json, "changed", json_object_new_boolean(0));
 	if (c->json)
 		cli_emit_json(c, plan_json);
-	else if (!c->quiet)
+	else if (!c->quiet && plan_json && !c->out_failed)
 		render_plan(stdout, plan_json, "would change");
+	else if (!c->quiet)
+		c->out_failed = true;
 	return NP_EXIT_OK;
 }
 
@@ -192,15 +198,14 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 		rc = cli_fail(c, err);
 		return cli_device_failed(c, policy, rc, np_error_format(err, buf, sizeof(buf)));
 	}
-	if (np_plan_to_json(plan, &obj) < 0) {
-		np_plan_free(plan);
-		fprintf(stderr, "netpolicy: out of memory\n");
-		return np_apply_result_changed(res) ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
-	}
+	/* Without its document the outcome is still reported (stderr, exit
+	 * status); main says the output could not be made. */
+	if (np_plan_to_json(plan, &obj) < 0)
+		obj = NULL;
 	np_plan_free(plan);
 	if (c->confirm && np_apply_result_changed(res)) {
-		json_object_object_add(obj, "confirm_within", json_object_new_int(c->confirm));
-		json_object_object_add(obj, "confirm_deadline",
+		cli_jadd(c, obj, "confirm_within", json_object_new_int(c->confirm));
+		cli_jadd(c, obj, "confirm_deadline",
 				       json_object_new_int64(np_apply_result_deadline(res)));
 		if (!c->json && !c->quiet)
 			fprintf(stderr, "netpolicy: %s: tentative: run 'netpolicy %s confirm' within %d s "
@@ -233,11 +238,11 @@ int cmd_reset(struct cli *c)
 		/* Nothing saved: the device is as netpolicy found it. */
 		if (c->json) {
 			obj = json_object_new_object();
-			json_object_object_add(obj, "ifname", json_object_new_string(c->device));
-			json_object_object_add(obj, "dry_run", json_object_new_boolean(c->dry_run));
-			json_object_object_add(obj, "changed", json_object_new_boolean(0));
-			json_object_object_add(obj, "steps", json_object_new_array());
-			cli_print_json(obj);
+			cli_jadd(c, obj, "ifname", json_object_new_string(c->device));
+			cli_jadd(c, obj, "dry_run", json_object_new_boolean(c->dry_run));
+			cli_jadd(c, obj, "changed", json_object_new_boolean(0));
+			cli_jadd(c, obj, "steps", json_object_new_array());
+			cli_print_json(c, obj);
 			json_object_put(obj);
 		} else if (!c->quiet) {
 			printf("%s: no changes (netpolicy has not changed this device)\n", c->device);
@@ -246,11 +251,9 @@ int cmd_reset(struct cli *c)
 	}
 	if (!plan)	/* failed before anything was written */
 		return cli_fail(c, err);
-	if (np_plan_to_json(plan, &obj) < 0) {
-		np_plan_free(plan);
-		return NP_EXIT_ERROR;
-	}
-	json_object_object_add(obj, "policy", json_object_new_string("reset"));
+	if (np_plan_to_json(plan, &obj) < 0)
+		obj = NULL;	/* reported as for cli_apply */
+	cli_jadd(c, obj, "policy", json_object_new_string("reset"));
 	if (c->dry_run)
 		rc = cli_print_dry_run(c, obj);
 	else
@@ -274,9 +277,11 @@ void cli_note_pending(struct cli *c, struct json_object *obj)
 		return;
 	}
 	if (obj) {
-		json_object_object_add(obj, "interrupted_run", json_object_new_boolean(p.journal));
-		json_object_object_add(obj, "confirm_deadline",
-				       p.tentative ? json_object_new_int64(p.deadline) : NULL);
+		cli_jadd(c, obj, "interrupted_run", json_object_new_boolean(p.journal));
+		if (p.tentative)
+			cli_jadd(c, obj, "confirm_deadline", json_object_new_int64(p.deadline));
+		else
+			cli_jnull(c, obj, "confirm_deadline");
 	}
 	if (c->quiet)
 		return;

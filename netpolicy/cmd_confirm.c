@@ -134,10 +134,10 @@ int cmd_confirm(struct cli *c)
 	if (c->json) {
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "ifname", json_object_new_string(c->device));
-		json_object_object_add(o, "confirmed", json_object_new_boolean(1));
-		json_object_object_add(o, "changed", json_object_new_boolean(0));
-		cli_print_json(o);
+		cli_jadd(c, o, "ifname", json_object_new_string(c->device));
+		cli_jadd(c, o, "confirmed", json_object_new_boolean(1));
+		cli_jadd(c, o, "changed", json_object_new_boolean(0));
+		cli_print_json(c, o);
 		json_object_put(o);
 	} else if (!c->quiet) {
 		printf("%s: confirmed\n", c->device);

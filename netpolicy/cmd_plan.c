@@ -20,19 +20,25 @@ static bool finish_entry(struct cli *c, struct json_object *devs, size_t before,
 			 const char *policy, int rc)
 {
 	struct json_object *last;
-	size_t n = json_object_array_length(devs);
+	size_t n;
+
+	if (!devs) {	/* the array could not be made */
+		c->out_failed = true;
+		return false;
+	}
+	n = json_object_array_length(devs);
 
 	if (n == before) {
 		last = json_object_new_object();
-		json_object_object_add(last, "ifname", json_object_new_string(c->device));
-		json_object_object_add(last, "policy", json_object_new_string(policy));
-		json_object_object_add(last, "dry_run", json_object_new_boolean(c->dry_run));
-		json_object_object_add(last, "changed", json_object_new_boolean(0));
-		json_object_array_add(devs, last);
+		cli_jadd(c, last, "ifname", json_object_new_string(c->device));
+		cli_jadd(c, last, "policy", json_object_new_string(policy));
+		cli_jadd(c, last, "dry_run", json_object_new_boolean(c->dry_run));
+		cli_jadd(c, last, "changed", json_object_new_boolean(0));
+		cli_jpush(c, devs, last);
 		n++;
 	}
 	last = json_object_array_get_idx(devs, n - 1);
-	json_object_object_add(last, "exit", json_object_new_int(rc));
+	cli_jadd(c, last, "exit", json_object_new_int(rc));
 	return get_bool(last, "changed");
 }
 
@@ -155,11 +161,11 @@ int cmd_plan(struct cli *c)
 	c->json_out = NULL;
 	if (devs) {
 		doc = json_object_new_object();
-		json_object_object_add(doc, "config", json_object_new_string(np_config_path(cfg)));
-		json_object_object_add(doc, "dry_run", json_object_new_boolean(c->dry_run));
-		json_object_object_add(doc, "devices", devs);
-		json_object_object_add(doc, "changed", json_object_new_boolean(changed));
-		cli_print_json(doc);
+		cli_jadd(c, doc, "config", json_object_new_string(np_config_path(cfg)));
+		cli_jadd(c, doc, "dry_run", json_object_new_boolean(c->dry_run));
+		cli_jadd(c, doc, "devices", devs);
+		cli_jadd(c, doc, "changed", json_object_new_boolean(changed));
+		cli_print_json(c, doc);
 		json_object_put(doc);
 	}
 	np_config_free(cfg);

@@ -51,9 +51,9 @@ int cmd_policies(struct cli *c)
 	if (c->json) {
 		struct json_object *doc = json_object_new_object();
 
-		json_object_object_add(doc, "policy_dir", json_object_new_string(np_ctx_policy_dir(c->ctx)));
-		json_object_object_add(doc, "policies", arr);
-		cli_print_json(doc);
+		cli_jadd(c, doc, "policy_dir", json_object_new_string(np_ctx_policy_dir(c->ctx)));
+		cli_jadd(c, doc, "policies", arr);
+		cli_print_json(c, doc);
 		json_object_put(doc);
 		return NP_EXIT_OK;
 	}

@@ -68,6 +68,7 @@ int cmd_set(struct cli *c)
 /* netpolicy DEVICE check [POLICY]: does the device match its plan? */
 int cmd_check(struct cli *c)
 {
+	const char *text;
 	const struct np_policy *policy;
 	struct np_plan_opts opts = { .cpus = c->cpus };
 	struct np_state *st = NULL;
@@ -109,17 +110,20 @@ int cmd_check(struct cli *c)
 	}
 	rc = np_plan_n_steps(plan) ? NP_EXIT_DRIFT : NP_EXIT_OK;
 	if (np_plan_to_json(plan, &obj) < 0) {
-		rc = NP_EXIT_ERROR;
+		rc = cli_out_of_memory();
 		goto out;
 	}
-	json_object_object_add(obj, "drift", json_object_new_boolean(rc == NP_EXIT_DRIFT));
+	cli_jadd(c, obj, "drift", json_object_new_boolean(rc == NP_EXIT_DRIFT));
 	cli_note_pending(c, obj);
-	if (rc == NP_EXIT_DRIFT && strstr(json_object_to_json_string(obj), "\"irq-affinity\""))
+	text = json_object_to_json_string(obj);
+	if (rc == NP_EXIT_DRIFT && text && strstr(text, "\"irq-affinity\""))
 		cli_irqbalance_note(c, true);
 	if (c->json)
-		cli_print_json(obj);
-	else if (!c->quiet && rc == NP_EXIT_DRIFT)
+		cli_print_json(c, obj);
+	else if (!c->quiet && rc == NP_EXIT_DRIFT && !c->out_failed)
 		render_plan(stdout, obj, "differs in");
+	else if (!c->quiet && rc == NP_EXIT_DRIFT)
+		rc = NP_EXIT_ERROR;	/* drift that cannot be shown: main says why */
 	else if (!c->quiet)
 		printf("%s: matches policy %s\n", c->device, name);
 out:

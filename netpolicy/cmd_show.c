@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* netpolicy [DEVICE] show: read-only, so safe for any user the kernel lets read. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -15,22 +16,32 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	const char *name, *cpus;
 
 	np_error_clear(err);
-	if (np_active_policy(c->ctx, np_state_ifname(st), &active, err) < 0 ||
+	if (!err || np_active_policy(c->ctx, np_state_ifname(st), &active, err) < 0 ||
 	    !np_active_name(active)[0] ||
 	    np_policy_find(c->ctx, np_active_name(active), &policy, err) < 0) {
-		json_object_object_add(obj, "policy", NULL);
-		json_object_object_add(obj, "drift", NULL);
+		if (!err || np_error_code(err) == -ENOMEM)
+			c->out_failed = true;	/* not "no policy": memory ran out */
+		cli_jnull(c, obj, "policy");
+		cli_jnull(c, obj, "drift");
 		return;
 	}
 	name = np_active_name(active);
 	cpus = np_active_cpus(active);
-	json_object_object_add(obj, "policy", json_object_new_string(name));
-	json_object_object_add(obj, "policy_cpus", cpus[0] ? json_object_new_string(cpus) : NULL);
-	opts.cpus = cpus[0] ? cpus : NULL;
-	if (np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0)
-		json_object_object_add(obj, "drift", NULL);
+	cli_jadd(c, obj, "policy", json_object_new_string(name));
+	if (cpus[0])
+		cli_jadd(c, obj, "policy_cpus", json_object_new_string(cpus));
 	else
-		json_object_object_add(obj, "drift", json_object_new_int64((int64_t)np_plan_n_steps(plan)));
+		cli_jnull(c, obj, "policy_cpus");
+	opts.cpus = cpus[0] ? cpus : NULL;
+	/* drift null: no plan can be made for the device as it is; out of
+	 * memory is no such answer */
+	if (np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0 &&
+	    np_error_code(err) == -ENOMEM)
+		c->out_failed = true;
+	else if (!plan)
+		cli_jnull(c, obj, "drift");
+	else
+		cli_jadd(c, obj, "drift", json_object_new_int64((int64_t)np_plan_n_steps(plan)));
 	np_plan_free(plan);
 }
 
@@ -64,10 +75,10 @@ int cmd_show(struct cli *c)
 	if (c->device) {
 		r = show_one(c, c->device, &obj, err);
 		if (r < 0)
-			return np_error_code(err) ? cli_fail(c, err) : NP_EXIT_ERROR;
+			return np_error_code(err) ? cli_fail(c, err) : cli_out_of_memory();
 		cli_note_pending(c, obj);
 		if (c->json)
-			cli_print_json(obj);
+			cli_print_json(c, obj);
 		else if (!c->quiet)
 			render_state(stdout, obj);
 		json_object_put(obj);
@@ -90,7 +101,7 @@ int cmd_show(struct cli *c)
 			continue;
 		}
 		if (c->json) {
-			json_object_array_add(all, obj);
+			cli_jpush(c, all, obj);
 		} else {
 			if (!c->quiet) {
 				if (i)
@@ -103,8 +114,8 @@ int cmd_show(struct cli *c)
 	if (c->json) {
 		struct json_object *doc = json_object_new_object();
 
-		json_object_object_add(doc, "devices", all);
-		cli_print_json(doc);
+		cli_jadd(c, doc, "devices", all);
+		cli_print_json(c, doc);
 		json_object_put(doc);
 	} else {
 		json_object_put(all);

@@ -175,19 +175,56 @@ int cli_fail(const struct cli *c, const struct np_error *err)
 
 /* Every document starts with the version of its contract, netpolicy-json(7):
  * a script checks it before reading anything else. */
-void cli_print_json(struct json_object *obj)
+void cli_jadd(struct cli *c, struct json_object *o, const char *key, struct json_object *v)
 {
-	struct json_object *doc = json_object_new_object();
+	if (!o || !v || json_object_object_add(o, key, v) < 0) {
+		json_object_put(v);
+		c->out_failed = true;
+	}
+}
 
-	if (doc && json_object_is_type(obj, json_type_object) &&
-	    !json_object_object_add(doc, "schema", json_object_new_int(NP_JSON_SCHEMA))) {
-		json_object_object_foreach(obj, key, val)
-			json_object_object_add(doc, key, json_object_get(val));
+void cli_jnull(struct cli *c, struct json_object *o, const char *key)
+{
+	if (!o || json_object_object_add(o, key, NULL) < 0)
+		c->out_failed = true;
+}
+
+void cli_jpush(struct cli *c, struct json_object *arr, struct json_object *v)
+{
+	if (!arr || !v || json_object_array_add(arr, v) < 0) {
+		json_object_put(v);
+		c->out_failed = true;
+	}
+}
+
+void cli_print_json(struct cli *c, struct json_object *obj)
+{
+	struct json_object *doc = NULL;
+	const char *text = NULL;
+
+	/* half a document is worse than none: a script would take it */
+	if (obj && !c->out_failed && json_object_is_type(obj, json_type_object)) {
+		doc = json_object_new_object();
+		cli_jadd(c, doc, "schema", json_object_new_int(NP_JSON_SCHEMA));
+		json_object_object_foreach(obj, key, val) {
+			if (!doc || c->out_failed)
+				break;
+			/* a member that is JSON null is NULL here too */
+			if (val)
+				cli_jadd(c, doc, key, json_object_get(val));
+			else
+				cli_jnull(c, doc, key);
+		}
 		obj = doc;
 	}
-	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-						 JSON_C_TO_STRING_SPACED |
-						 JSON_C_TO_STRING_NOSLASHESCAPE));
+	if (obj && !c->out_failed)
+		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_SPACED |
+							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (text)
+		puts(text);
+	else
+		c->out_failed = true;
 	json_object_put(doc);
 }
 
@@ -434,7 +471,12 @@ int main(int argc, char **argv)
 	r = cmd->run(&c);
 	np_ctx_free(c.ctx);
 	errno = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if (c.out_failed) {
+		fprintf(stderr, "netpolicy: out of memory: the output could not be made%s\n",
+			c.changed ? " (the change itself was applied)" : "");
+		if (r == NP_EXIT_OK)
+			r = c.changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
+	} else if (fflush(stdout) != 0 || ferror(stdout)) {
 		out_err = errno ? errno : EIO;
 		fprintf(stderr, "netpolicy: cannot write output: %s%s\n", strerror(out_err),
 			c.changed ? " (the change itself was applied)" : "");

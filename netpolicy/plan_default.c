@@ -80,12 +80,12 @@ int cli_plan_default(struct cli *c, const char *only, const char *config_path)
 	c->json_out = NULL;
 	if (devs) {
 		doc = json_object_new_object();
-		json_object_object_add(doc, "config", NULL);
-		json_object_object_add(doc, "default_policy", json_object_new_string(NP_DEFAULT_POLICY));
-		json_object_object_add(doc, "dry_run", json_object_new_boolean(1));
-		json_object_object_add(doc, "devices", devs);
-		json_object_object_add(doc, "changed", json_object_new_boolean(0));
-		cli_print_json(doc);
+		cli_jnull(c, doc, "config");
+		cli_jadd(c, doc, "default_policy", json_object_new_string(NP_DEFAULT_POLICY));
+		cli_jadd(c, doc, "dry_run", json_object_new_boolean(1));
+		cli_jadd(c, doc, "devices", devs);
+		cli_jadd(c, doc, "changed", json_object_new_boolean(0));
+		cli_print_json(c, doc);
 		json_object_put(doc);
 	}
 	np_list_free(names, n);

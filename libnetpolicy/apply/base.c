@@ -71,11 +71,12 @@ static int load_base(struct np_store *s, void *ud, struct np_error *err)
 	}
 	/* The device's own record first: it saw the pristine values before it
 	 * raised anything. */
-	if (np_store_sysctl_load(s, &own, err) >= 0) {
+	if (err->code != -ENOMEM && np_store_sysctl_load(s, &own, err) >= 0) {
 		b->base->shared = true;
 		b->base->shared_pristine = own.pristine;
 	}
-	np_store_sysctl_others(s, other_record, b->base);
+	if (err->code != -ENOMEM && np_store_sysctl_others(s, other_record, b->base) == -ENOMEM)
+		err->code = -ENOMEM;
 	return 0;
 }
 
@@ -88,6 +89,13 @@ int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_
 	memset(&ignored, 0, sizeof(ignored));
 	/* Planning must not create the directory: a dry run is read-only. */
 	(void)np_store_peek(ctx, cur->dev.ifname, load_base, &b, &ignored);
+	/* A damaged or missing record is as good as none; one that could not
+	 * be read for want of memory is not: planning without it would undo
+	 * what other devices need. */
+	if (ignored.code == -ENOMEM) {
+		np_plan_base_clear(ret);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -124,13 +132,14 @@ int np_plan_base_forget(struct np_store *s, struct np_error *err)
 	return np_store_remove(s, NP_FILE_SYSCTL, err);
 }
 
-void np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
-			    struct np_sysctl *goal)
+int np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
+			   struct np_sysctl *goal)
 {
 	struct np_plan_base base;
 	int fe = goal->flow_entries_err, be = goal->busy_err;
 
-	np_plan_base_load(ctx, cur, &base);
+	if (np_plan_base_load(ctx, cur, &base) < 0)
+		return -ENOMEM;
 	/* Without a record netpolicy raised nothing: leave them as they are. */
 	*goal = cur->sys;
 	if (base.shared) {
@@ -140,4 +149,5 @@ void np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
 	goal->flow_entries_err = fe ? fe : cur->sys.flow_entries_err;
 	goal->busy_err = be ? be : cur->sys.busy_err;
 	np_plan_base_clear(&base);
+	return 0;
 }

@@ -357,10 +357,13 @@ int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
 	for (size_t i = 0; all && i < NP_ARRAY_SIZE(shared_sysctls); i++) {
 		struct json_object *one = json_object_new_object();
 
+		/* all of it or nothing: a record short of one is damaged */
 		if (!add(&one, "need", json_object_new_int64(*sysctl_field(&copy.need, i))) ||
 		    !add(&one, "pristine", json_object_new_int64(*sysctl_field(&copy.pristine, i))) ||
-		    !add(&all, shared_sysctls[i].name, one))
-			break;
+		    !add(&all, shared_sysctls[i].name, one)) {
+			json_object_put(all);
+			all = NULL;
+		}
 	}
 	if (!add(&doc, "sysctls", all))
 		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
@@ -449,8 +452,13 @@ int np_store_sysctl_others(struct np_store *s,
 		if (!strcmp(other.ifname, s->ifname))
 			continue;
 		memset(&ignored, 0, sizeof(ignored));
-		if (np_store_sysctl_load(&other, &rec, &ignored) < 0)
+		if (np_store_sysctl_load(&other, &rec, &ignored) < 0) {
+			if (ignored.code == -ENOMEM) {
+				r = -ENOMEM;	/* not damage: the caller must know */
+				break;
+			}
 			continue;
+		}
 		r = fn(other.ifname, &rec, ud);
 	}
 	closedir(d);

@@ -322,8 +322,7 @@ int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 		goto out;
 	}
 	/* Machine-wide sysctls: what the other devices still need. */
-	np_plan_base_reset_sys(ctx, cur, &pristine->sys);
-	if (np_plan_new(&plan) < 0) {
+	if (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 || np_plan_new(&plan) < 0) {
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		goto out;
 	}
@@ -388,8 +387,8 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 		goto out;
 	}
 	/* Machine-wide sysctls: what the other devices still need. */
-	if (r >= 0)
-		np_plan_base_reset_sys(ctx, cur, &pristine->sys);
+	if (r >= 0 && np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0)
+		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	/* What will change, for the caller to show: from the same read. */
 	if (r >= 0 && ret_plan) {
 		if (np_plan_new(&plan) < 0 || np_state_dup(pristine, &plan->target) < 0 ||

@@ -220,9 +220,34 @@ int np_json_parse(const char *text, size_t len, struct json_object **ret, struct
 		if (find_twice(text, len, name, sizeof(name)))
 			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
 				      "key \"%s\" appears twice in one object", name);
+		/* json-c before 0.17 drops a member it cannot allocate without
+		 * a word: a text whose members all parse the second time had
+		 * no key twice, and memory ran out.  (Parsing is deterministic;
+		 * an escaped spelling of a key twice fails both times.) */
+		obj = parse_once(text, len, &jerr2, &end2, &oom);
+		if (oom || !obj || tree_members(obj, 0) == members) {
+			json_object_put(obj);
+			return np_err(err, -ENOMEM, NP_PHASE_INPUT, NULL, "out of memory");
+		}
+		json_object_put(obj);
 		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
 			      "a key appears twice in one object");
 	}
+#if JSON_C_VERSION_NUM < ((0 << 16) | (17 << 8))
+	{
+		/* json-c before 0.17 also ignores a failed append to its string
+		 * buffer: a string that runs out of memory is cut short or
+		 * empty, silently.  A second parse that agrees is the proof. */
+		struct json_object *again = parse_once(text, len, &jerr2, &end2, &oom);
+		bool same = again && json_object_equal(obj, again);
+
+		json_object_put(again);
+		if (!same) {
+			json_object_put(obj);
+			return np_err(err, -ENOMEM, NP_PHASE_INPUT, NULL, "out of memory");
+		}
+	}
+#endif
 	*ret = obj;
 	return 0;
 }

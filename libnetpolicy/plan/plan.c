@@ -234,61 +234,100 @@ int np_plan_diff(struct np_plan *plan, const struct np_state *from)
 	return 0;
 }
 
+/* Add v (consumed) under key of o; false when o, v or the add failed
+ * (memory ran out): the caller drops the whole document. */
+static bool put(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (o && v && json_object_object_add(o, key, v) == 0)
+		return true;
+	json_object_put(v);
+	return false;
+}
+
+static bool push(struct json_object *arr, struct json_object *v)
+{
+	if (arr && v && json_object_array_add(arr, v) == 0)
+		return true;
+	json_object_put(v);
+	return false;
+}
+
+static struct json_object *step_json(const struct np_plan *plan, const struct np_step *s, size_t i)
+{
+	struct json_object *so = json_object_new_object(), *ch = json_object_new_array();
+	bool ok = so && put(so, "step", json_object_new_int64((int64_t)i)) &&
+		  put(so, "knob", json_object_new_string(s->knob->name));
+
+	for (unsigned k = 0; ok && k < s->n_changes; k++) {
+		const struct np_change *c = &plan->changes[s->first_change + k];
+		struct json_object *co = json_object_new_object(), *x = NULL, *y = NULL;
+		/* typed values (np_value): a NULL x or y is JSON null (no value) */
+		int rx = np_value_to_json(&c->before, &x), ry = np_value_to_json(&c->after, &y);
+
+		ok = rx >= 0 && ry >= 0 && put(co, "what", json_object_new_string(c->what)) &&
+		     put(co, "type", json_object_new_string(np_value_type(&c->after)));
+		if (ok && json_object_object_add(co, "before", x) == 0)
+			x = NULL;
+		else
+			ok = false;
+		if (ok && json_object_object_add(co, "after", y) == 0)
+			y = NULL;
+		else
+			ok = false;
+		json_object_put(x);
+		json_object_put(y);
+		if (ok)
+			ok = push(ch, co);	/* consumes co */
+		else
+			json_object_put(co);
+	}
+	if (ok && put(so, "changes", ch))
+		return so;
+	if (!ok)
+		json_object_put(ch);
+	json_object_put(so);
+	return NULL;
+}
+
 int np_plan_to_json(const struct np_plan *plan, struct json_object **ret)
 {
 	struct json_object *o = json_object_new_object(), *steps = json_object_new_array();
 	struct json_object *notes = json_object_new_array();
+	bool ok = o && steps && notes;
 
-	if (!o || !steps || !notes) {
-		json_object_put(o);
-		json_object_put(steps);
-		json_object_put(notes);
-		return -ENOMEM;
-	}
-	json_object_object_add(o, "ifname", json_object_new_string(plan->target->dev.ifname));
-	json_object_object_add(o, "policy",
-			       plan->policy ? json_object_new_string(plan->policy->name) : NULL);
-	json_object_object_add(o, "n_steps", json_object_new_int64((int64_t)plan->n_steps));
-	json_object_object_add(o, "n_changes", json_object_new_int64((int64_t)plan->n_changes));
-	for (size_t i = 0; i < plan->n_steps; i++) {
-		const struct np_step *s = &plan->steps[i];
-		struct json_object *so = json_object_new_object(), *ch = json_object_new_array();
-
-		json_object_object_add(so, "step", json_object_new_int64((int64_t)i));
-		json_object_object_add(so, "knob", json_object_new_string(s->knob->name));
-		for (unsigned k = 0; k < s->n_changes; k++) {
-			const struct np_change *c = &plan->changes[s->first_change + k];
-			struct json_object *co = json_object_new_object(), *x = NULL, *y = NULL;
-
-			if (!co || np_value_to_json(&c->before, &x) < 0 ||
-			    np_value_to_json(&c->after, &y) < 0) {
-				json_object_put(co);
-				json_object_put(x);
-				json_object_put(so);
-				json_object_put(ch);
-				json_object_put(o);
-				json_object_put(steps);
-				json_object_put(notes);
-				return -ENOMEM;
-			}
-			json_object_object_add(co, "what", json_object_new_string(c->what));
-			json_object_object_add(co, "type", json_object_new_string(np_value_type(&c->after)));
-			json_object_object_add(co, "before", x);
-			json_object_object_add(co, "after", y);
-			json_object_array_add(ch, co);
-		}
-		json_object_object_add(so, "changes", ch);
-		json_object_array_add(steps, so);
-	}
-	json_object_object_add(o, "steps", steps);
-	for (size_t i = 0; i < plan->n_notes; i++) {
+	ok = ok && put(o, "ifname", json_object_new_string(plan->target->dev.ifname));
+	if (ok && !plan->policy)
+		ok = json_object_object_add(o, "policy", NULL) == 0;	/* null: a reset */
+	else if (ok)
+		ok = put(o, "policy", json_object_new_string(plan->policy->name));
+	ok = ok && put(o, "n_steps", json_object_new_int64((int64_t)plan->n_steps)) &&
+	     put(o, "n_changes", json_object_new_int64((int64_t)plan->n_changes));
+	for (size_t i = 0; ok && i < plan->n_steps; i++)
+		ok = push(steps, step_json(plan, &plan->steps[i], i));
+	for (size_t i = 0; ok && i < plan->n_notes; i++) {
 		struct json_object *no = json_object_new_object();
 
-		json_object_object_add(no, "knob", json_object_new_string(plan->notes[i].knob));
-		json_object_object_add(no, "note", json_object_new_string(plan->notes[i].text));
-		json_object_array_add(notes, no);
+		ok = put(no, "knob", json_object_new_string(plan->notes[i].knob)) &&
+		     put(no, "note", json_object_new_string(plan->notes[i].text));
+		if (ok)
+			ok = push(notes, no);	/* consumes no */
+		else
+			json_object_put(no);
 	}
-	json_object_object_add(o, "notes", notes);
+	if (ok) {
+		ok = put(o, "steps", steps);
+		steps = NULL;
+	}
+	if (ok) {
+		ok = put(o, "notes", notes);
+		notes = NULL;
+	}
+	json_object_put(steps);
+	json_object_put(notes);
+	if (!ok) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
 	*ret = o;
 	return 0;
 }

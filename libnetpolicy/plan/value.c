@@ -95,10 +95,22 @@ int np_value_to_json(const struct np_value *v, struct json_object **ret)
 		o = json_object_new_object();
 		if (!o)
 			return -ENOMEM;
-		if (json_object_object_add(o, "spread", json_object_new_string(v->even ? "even" : "custom")) ||
-		    json_object_object_add(o, v->even ? "queues" : "max_queue", json_object_new_uint64(v->u))) {
-			json_object_put(o);
-			return -ENOMEM;
+		{
+			/* a failed json_object_new_*() is no JSON null */
+			struct json_object *sp = json_object_new_string(v->even ? "even" : "custom");
+			struct json_object *q = json_object_new_uint64(v->u);
+
+			if (!sp || !q || json_object_object_add(o, "spread", sp)) {
+				json_object_put(sp);
+				json_object_put(q);
+				json_object_put(o);
+				return -ENOMEM;
+			}
+			if (json_object_object_add(o, v->even ? "queues" : "max_queue", q)) {
+				json_object_put(q);
+				json_object_put(o);
+				return -ENOMEM;
+			}
 		}
 		break;
 	}

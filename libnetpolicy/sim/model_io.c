@@ -306,16 +306,16 @@ out:
 int np_sim_save(struct np_sim *s, struct np_error *err)
 {
 	struct json_object *o;
+	const char *text = NULL;
 	int r;
 
 	o = model_json(&s->m);
-	if (!o)
-		r = -ENOMEM;
-	else
-		r = write_atomic(s->path, json_object_to_json_string_ext(o,
-				 JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-				 JSON_C_TO_STRING_NOSLASHESCAPE),
-				 s->sb.st_mode);
+	if (o)
+		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						      JSON_C_TO_STRING_SPACED |
+						      JSON_C_TO_STRING_NOSLASHESCAPE);
+	/* json-c returns NULL when it cannot allocate the text */
+	r = text ? write_atomic(s->path, text, s->sb.st_mode) : -ENOMEM;
 	json_object_put(o);
 	if (r == 0 && stat(s->path, &s->sb) < 0)
 		r = -errno;

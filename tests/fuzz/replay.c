@@ -15,7 +15,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MUTATIONS 2000
-#define INPUT_MAX 8192
+#define INPUT_MAX 65536
 
 static uint32_t rng = 2463534242u;
 

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libFuzzer target: any bytes as a machine model (netpolicy-model(5)), then
+ * what `netpolicy --model FILE set POLICY --dry-run` does with it: load and
+ * check the model, discover each of its devices and plan every built-in
+ * policy for it.  A model is untrusted input: refused with an error, or
+ * planned within bounds, never a crash or an allocation without bound.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "np_plan.h"
+#include "np_policy.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[64];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const policies[] = { "cpu", "latency", "throughput", "busy-poll" };
+	struct np_ctx *ctx = NULL;
+	char **names = NULL;
+	size_t n = 0;
+	int fd;
+
+	if (!path[0]) {
+		snprintf(path, sizeof(path), "/tmp/np-fuzz-model.XXXXXX");
+		fd = mkstemp(path);
+		if (fd < 0)
+			abort();
+		close(fd);
+	}
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
+		abort();
+	close(fd);
+	/* no state directory: plans start from the device alone */
+	if (np_ctx_new(&ctx, NULL) < 0 || np_ctx_set_state_dir(ctx, "/nonexistent/np-fuzz", NULL) < 0)
+		abort();
+	if (np_ctx_set_model(ctx, path, NULL) < 0 || np_list_devices(ctx, &names, &n, NULL) < 0)
+		goto out;
+	for (size_t i = 0; i < n && i < 4; i++) {
+		struct np_state *st = NULL;
+
+		if (np_discover(ctx, names[i], &st, NULL) < 0)
+			continue;
+		for (size_t p = 0; p < sizeof(policies) / sizeof(policies[0]); p++) {
+			const struct np_policy *policy;
+			struct np_plan *plan = NULL;
+			struct json_object *j = NULL;
+
+			if (np_policy_lookup(policies[p], &policy, NULL) < 0)
+				continue;
+			if (np_plan_compute(ctx, policy, NULL, st, &plan, NULL) == 0) {
+				if (np_plan_to_json(plan, &j) < 0)
+					abort();
+				json_object_put(j);
+			}
+			np_plan_free(plan);
+		}
+		np_state_free(st);
+	}
+	np_list_free(names, n);
+out:
+	np_ctx_free(ctx);
+	return 0;
+}
