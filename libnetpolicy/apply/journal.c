@@ -64,6 +64,14 @@ static int commit_records(struct np_store *s, struct json_object *commit, struct
 	return 0;
 }
 
+static bool hdr_add(struct json_object *hdr, const char *key, struct json_object *v)
+{
+	if (v && json_object_object_add(hdr, key, v) == 0)
+		return true;
+	json_object_put(v);
+	return false;
+}
+
 int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct np_state *before,
 		     const char *what, const struct np_commit *commit, struct np_journal **ret,
 		     struct np_error *err)
@@ -78,15 +86,18 @@ int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct
 		st = NULL;
 	if (j)
 		j->commit = commit_to_json(commit);
+	/* hdr_add consumes its value; a NULL one (a failed json_object_new_*)
+	 * is a failure, not a JSON null in the header */
 	if (!j || !hdr || !st || !j->commit ||
-	    json_object_object_add(hdr, "format", json_object_new_string(JOURNAL_FORMAT)) < 0 ||
-	    json_object_object_add(hdr, "version", json_object_new_int(JOURNAL_VERSION)) < 0 ||
-	    json_object_object_add(hdr, "what", json_object_new_string(what)) < 0 ||
-	    json_object_object_add(hdr, "ifindex", json_object_new_int(id->ifindex)) < 0 ||
-	    json_object_object_add(hdr, "bus_info", json_object_new_string(id->bus_info)) < 0 ||
-	    json_object_object_add(hdr, "netns", json_object_new_int64((int64_t)id->netns)) < 0 ||
-	    json_object_object_add(hdr, "commit", json_object_get(j->commit)) < 0 ||
-	    json_object_object_add(hdr, "before", st) < 0) {
+	    !hdr_add(hdr, "format", json_object_new_string(JOURNAL_FORMAT)) ||
+	    !hdr_add(hdr, "version", json_object_new_int(JOURNAL_VERSION)) ||
+	    !hdr_add(hdr, "what", json_object_new_string(what)) ||
+	    !hdr_add(hdr, "ifindex", json_object_new_int(id->ifindex)) ||
+	    !hdr_add(hdr, "bus_info", json_object_new_string(id->bus_info)) ||
+	    !hdr_add(hdr, "netns", json_object_new_int64((int64_t)id->netns)) ||
+	    !hdr_add(hdr, "commit", json_object_get(j->commit)) ||
+	    (!hdr_add(hdr, "before", st) && (st = NULL, true))) {
+		json_object_put(st);
 		json_object_put(hdr);
 		if (j)
 			json_object_put(j->commit);

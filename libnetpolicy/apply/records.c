@@ -78,19 +78,9 @@ int np_json_check_format(struct json_object *obj, const char *format, int versio
 	return 0;
 }
 
-static struct json_object *doc_new(const char *format, int version)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (o && (json_object_object_add(o, "format", json_object_new_string(format)) < 0 ||
-		  json_object_object_add(o, "version", json_object_new_int(version)) < 0)) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* Add v (consumed) under key; false (and o freed) when memory ran out. */
+/* Add v (consumed) under key; false (and o freed) when memory ran out.
+ * A NULL v is a json_object_new_*() that failed, never a JSON null: added
+ * as such it made a record without its format (found by alloc.bats). */
 static bool add(struct json_object **o, const char *key, struct json_object *v)
 {
 	if (*o && v && json_object_object_add(*o, key, v) == 0)
@@ -99,6 +89,16 @@ static bool add(struct json_object **o, const char *key, struct json_object *v)
 	json_object_put(*o);
 	*o = NULL;
 	return false;
+}
+
+static struct json_object *doc_new(const char *format, int version)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!add(&o, "format", json_object_new_string(format)) ||
+	    !add(&o, "version", json_object_new_int(version)))
+		return NULL;
+	return o;
 }
 
 static int load_doc(struct np_store *s, enum np_file f, const char *format, int version,
