@@ -23,6 +23,10 @@ struct np_commit {
 	enum np_rec_op policy, tentative, pristine;	/* pristine: KEEP or REMOVE */
 	struct np_policy_record policy_rec;
 	struct np_tentative tentative_rec;		/* .before borrowed */
+	/* the device's machine-wide sysctl needs (IFNAME.sysctl): in the
+	 * commit, so a kill after it cannot lose them */
+	enum np_rec_op sysctl;
+	struct np_sysctl_record sysctl_rec;
 };
 
 struct np_journal;
@@ -64,8 +68,10 @@ struct np_plan_base;
  * Never creates the directory. */
 int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_plan_base *ret);
 void np_plan_base_clear(struct np_plan_base *base);
-/* After an apply: the device's sysctl needs (removed when it has none). */
-int np_plan_base_record(struct np_store *s, const struct np_plan *plan, struct np_error *err);
+/* After an apply: the device's sysctl needs (removed when it has none),
+ * as a record change of a commit (KEEP when the record says so already). */
+void np_plan_base_commit(struct np_store *s, const struct np_plan *plan, enum np_rec_op *ret_op,
+			 struct np_sysctl_record *ret_rec);
 /* After a reset: the device needs nothing any more. */
 int np_plan_base_forget(struct np_store *s, struct np_error *err);
 /* The machine-wide sysctls a reset of cur's device returns to: what the

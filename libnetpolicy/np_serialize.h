@@ -64,6 +64,9 @@ int np_dev_check(const struct np_dev *d, const char *path, const struct np_topol
 /* A whole text as one JSON document, strictly: nothing after the value, no
  * NUL byte, no key twice in an object.  -EINVAL (err says why) or -ENOMEM. */
 int np_json_parse(const char *text, size_t len, struct json_object **ret, struct np_error *err);
+/* json_object_to_json_string_ext() checked: the text, owned by obj, or NULL
+ * when memory ran out (json-c may return a damaged text then). */
+const char *np_json_text(struct json_object *obj, int flags);
 
 /* Dense machine-wide core numbers and SMT thread numbers, as discovery
  * assigns them (in CPU order, among online CPUs), for the CPUs whose

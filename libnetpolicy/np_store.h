@@ -141,6 +141,9 @@ int np_store_sysctl_others(struct np_store *s,
 int np_policy_record_to_json(const struct np_policy_record *rec, struct json_object **ret);
 int np_policy_record_from_json(struct json_object *obj, const char *what,
 			       struct np_policy_record *ret, struct np_error *err);
+int np_sysctl_record_to_json(const struct np_sysctl_record *rec, struct json_object **ret);
+int np_sysctl_record_from_json(struct json_object *obj, const char *what,
+			       struct np_sysctl_record *ret, struct np_error *err);
 int np_tentative_to_json(const struct np_tentative *t, struct json_object **ret);
 int np_tentative_from_json(struct json_object *obj, const char *what, struct np_tentative *ret,
 			   struct np_error *err);

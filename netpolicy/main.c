@@ -221,6 +221,15 @@ void cli_print_json(struct cli *c, struct json_object *obj)
 		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
 							   JSON_C_TO_STRING_SPACED |
 							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	/* json-c can return a damaged text when memory runs out (a failed
+	 * append to its buffer is ignored): print only what reads back */
+	if (text) {
+		struct json_object *back = json_tokener_parse(text);
+
+		if (!back || !json_object_equal(obj, back))
+			text = NULL;
+		json_object_put(back);
+	}
 	if (text)
 		puts(text);
 	else

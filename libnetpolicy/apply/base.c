@@ -104,25 +104,30 @@ static bool any_need(const struct np_sysctl *s)
 	return s->rps_sock_flow_entries || s->busy_poll || s->busy_read;
 }
 
-int np_plan_base_record(struct np_store *s, const struct np_plan *plan, struct np_error *err)
+void np_plan_base_commit(struct np_store *s, const struct np_plan *plan, enum np_rec_op *ret_op,
+			 struct np_sysctl_record *ret_rec)
 {
 	struct np_sysctl_record rec, old;
 	struct np_error ignored;
 
-	if (!any_need(&plan->needs))
-		return np_plan_base_forget(s, err);
 	memset(&rec, 0, sizeof(rec));
+	if (!any_need(&plan->needs)) {
+		*ret_op = np_store_has(s, NP_FILE_SYSCTL) ? NP_REC_REMOVE : NP_REC_KEEP;
+		return;
+	}
 	rec.need.rps_sock_flow_entries = plan->needs.rps_sock_flow_entries;
 	rec.need.busy_poll = plan->needs.busy_poll;
 	rec.need.busy_read = plan->needs.busy_read;
 	rec.pristine.rps_sock_flow_entries = plan->shared_pristine.rps_sock_flow_entries;
 	rec.pristine.busy_poll = plan->shared_pristine.busy_poll;
 	rec.pristine.busy_read = plan->shared_pristine.busy_read;
+	*ret_rec = rec;
 	/* a no-op set writes nothing anywhere */
 	memset(&ignored, 0, sizeof(ignored));
 	if (np_store_sysctl_load(s, &old, &ignored) >= 0 && !memcmp(&old, &rec, sizeof(rec)))
-		return 0;
-	return np_store_sysctl_save(s, &rec, err);
+		*ret_op = NP_REC_KEEP;
+	else
+		*ret_op = NP_REC_SET;
 }
 
 int np_plan_base_forget(struct np_store *s, struct np_error *err)

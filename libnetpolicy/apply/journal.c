@@ -19,13 +19,14 @@ struct np_journal {
 	struct json_object *commit;
 };
 
-static const char *const rec_keys[] = { "policy", "tentative", "pristine" };
-static const enum np_file rec_files[] = { NP_FILE_POLICY, NP_FILE_TENTATIVE, NP_FILE_PRISTINE };
+static const char *const rec_keys[] = { "policy", "tentative", "pristine", "sysctl" };
+static const enum np_file rec_files[] = { NP_FILE_POLICY, NP_FILE_TENTATIVE, NP_FILE_PRISTINE,
+					  NP_FILE_SYSCTL };
 
 static struct json_object *commit_to_json(const struct np_commit *c)
 {
 	struct json_object *o = json_object_new_object(), *v;
-	enum np_rec_op ops[] = { c->policy, c->tentative, c->pristine };
+	enum np_rec_op ops[] = { c->policy, c->tentative, c->pristine, c->sysctl };
 
 	for (size_t i = 0; o && i < NP_ARRAY_SIZE(ops); i++) {
 		if (ops[i] == NP_REC_KEEP)
@@ -33,6 +34,7 @@ static struct json_object *commit_to_json(const struct np_commit *c)
 		v = NULL;
 		if (ops[i] == NP_REC_SET &&
 		    (i == 0 ? np_policy_record_to_json(&c->policy_rec, &v) :
+		     i == 3 ? np_sysctl_record_to_json(&c->sysctl_rec, &v) :
 			      np_tentative_to_json(&c->tentative_rec, &v)) < 0) {
 			json_object_put(o);
 			return NULL;
@@ -108,7 +110,7 @@ int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct
 	/* The header goes through a temp file and rename, so a journal that
 	 * exists always has a whole header; marks are appended after it. */
 	r = np_store_write(s, NP_FILE_JOURNAL,
-			   json_object_to_json_string_ext(hdr, JSON_C_TO_STRING_PLAIN), err);
+			   np_json_text(hdr, JSON_C_TO_STRING_PLAIN), err);
 	json_object_put(hdr);
 	if (r >= 0)
 		r = np_store_open_append(s, NP_FILE_JOURNAL, &j->fd, err);
@@ -271,14 +273,18 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 			struct np_policy_record rec;
 			struct np_tentative t;
 
+			struct np_sysctl_record sys;
+
 			if (!strcmp(key, "policy") && val)
 				r = np_policy_record_from_json(val, what, &rec, err);
+			else if (!strcmp(key, "sysctl") && val)
+				r = np_sysctl_record_from_json(val, what, &sys, err);
 			else if (!strcmp(key, "tentative") && val) {
 				r = np_tentative_from_json(val, what, &t, err);
 				if (r >= 0)
 					np_tentative_release(&t);
 			} else if (strcmp(key, "policy") && strcmp(key, "tentative") &&
-				   (strcmp(key, "pristine") || val))
+				   strcmp(key, "sysctl") && (strcmp(key, "pristine") || val))
 				r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: commit: bad %s",
 					   what, key);
 			if (r < 0)

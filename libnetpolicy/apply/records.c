@@ -347,12 +347,10 @@ static uint32_t *sysctl_field(struct np_sysctl *s, size_t i)
 
 /* {"format":"netpolicy-sysctl","version":1,
  *  "sysctls":{"net.core.busy_poll":{"need":N,"pristine":M},...}} */
-int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
-			 struct np_error *err)
+int np_sysctl_record_to_json(const struct np_sysctl_record *rec, struct json_object **ret)
 {
 	struct np_sysctl_record copy = *rec;
 	struct json_object *doc = doc_new(SYSCTL_FORMAT, 1), *all = json_object_new_object();
-	int r;
 
 	for (size_t i = 0; all && i < NP_ARRAY_SIZE(shared_sysctls); i++) {
 		struct json_object *one = json_object_new_object();
@@ -366,24 +364,35 @@ int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
 		}
 	}
 	if (!add(&doc, "sysctls", all))
+		return -ENOMEM;
+	*ret = doc;
+	return 0;
+}
+
+int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
+			 struct np_error *err)
+{
+	struct json_object *doc = NULL;
+	int r;
+
+	if (np_sysctl_record_to_json(rec, &doc) < 0)
 		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
 	r = np_store_write_json(s, NP_FILE_SYSCTL, doc, err);
 	json_object_put(doc);
 	return r;
 }
 
-int np_store_sysctl_load(struct np_store *s, struct np_sysctl_record *ret, struct np_error *err)
+int np_sysctl_record_from_json(struct json_object *doc, const char *what,
+			       struct np_sysctl_record *ret, struct np_error *err)
 {
-	struct json_object *doc = NULL, *all;
 	struct np_sysctl_record rec;
-	char what[IFNAMSIZ + 16];
+	struct json_object *all;
 	int r;
 
-	r = load_doc(s, NP_FILE_SYSCTL, SYSCTL_FORMAT, 1, &doc, err);
+	r = np_json_check_format(doc, SYSCTL_FORMAT, 1, what, err);
 	if (r < 0)
 		return r;
 	memset(&rec, 0, sizeof(rec));
-	snprintf(what, sizeof(what), "%s.sysctl", s->ifname);
 	if (!json_object_object_get_ex(doc, "sysctls", &all) ||
 	    !json_object_is_type(all, json_type_object) ||
 	    json_object_object_length(all) != (int)NP_ARRAY_SIZE(shared_sysctls))
@@ -408,9 +417,23 @@ int np_store_sysctl_load(struct np_store *s, struct np_sysctl_record *ret, struc
 			*sysctl_field(&rec.pristine, i) = (uint32_t)pristine;
 		}
 	}
-	json_object_put(doc);
 	if (r >= 0)
 		*ret = rec;
+	return r;
+}
+
+int np_store_sysctl_load(struct np_store *s, struct np_sysctl_record *ret, struct np_error *err)
+{
+	struct json_object *doc = NULL;
+	char what[IFNAMSIZ + 16];
+	int r;
+
+	r = load_doc(s, NP_FILE_SYSCTL, SYSCTL_FORMAT, 1, &doc, err);
+	if (r < 0)
+		return r;
+	snprintf(what, sizeof(what), "%s.sysctl", s->ifname);
+	r = np_sysctl_record_from_json(doc, what, ret, err);
+	json_object_put(doc);
 	return r;
 }
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "np_serialize.h"
 #include "np_store.h"
 
 static const char *const kinds[NP_FILE__COUNT] = {
@@ -390,5 +391,5 @@ int np_store_open_append(struct np_store *s, enum np_file f, int *ret_fd, struct
 int np_store_write_json(struct np_store *s, enum np_file f, struct json_object *doc,
 			struct np_error *err)
 {
-	return np_store_write(s, f, json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN), err);
+	return np_store_write(s, f, np_json_text(doc, JSON_C_TO_STRING_PLAIN), err);
 }

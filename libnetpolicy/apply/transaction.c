@@ -134,17 +134,10 @@ static int records_only(struct np_engine *e, const struct np_commit *c, struct n
 	}
 	if (r >= 0 && c->tentative == NP_REC_REMOVE)
 		r = np_store_remove(&e->store, NP_FILE_TENTATIVE, err);
-	if (r < 0)
-		e->res->unrecorded = true;
-	return r;
-}
-
-/* Next to the policy record: what the policy needs of the machine-wide
- * sysctls, for the plans of the other devices (apply/base.c). */
-static int record_needs(struct np_engine *e, const struct np_plan *plan, struct np_error *err)
-{
-	int r = np_plan_base_record(&e->store, plan, err);
-
+	if (r >= 0 && c->sysctl == NP_REC_SET)
+		r = np_store_sysctl_save(&e->store, &c->sysctl_rec, err);
+	else if (r >= 0 && c->sysctl == NP_REC_REMOVE)
+		r = np_store_remove(&e->store, NP_FILE_SYSCTL, err);
 	if (r < 0)
 		e->res->unrecorded = true;
 	return r;
@@ -214,14 +207,15 @@ int np_engine_apply(struct np_engine *e, struct np_state **cur, const struct np_
 	r = apply_commit(e, *cur, plan, flags, &c, &pending, err);
 	if (r < 0)
 		goto out;
+	/* what the policy needs of the machine-wide sysctls, for the plans of
+	 * the other devices (apply/base.c): a record change of the commit */
+	np_plan_base_commit(&e->store, plan, &c.sysctl, &c.sysctl_rec);
 	if (!differs) {
 		/* Nothing to write to the device: a no-op set writes nothing
 		 * anywhere, unless a record is to change. */
 		if (c.tentative == NP_REC_SET)
 			c.tentative = NP_REC_KEEP;	/* no change to confirm */
 		r = records_only(e, &c, err);
-		if (r >= 0)
-			r = record_needs(e, plan, err);
 		goto out;
 	}
 	/* The pristine snapshot, once per device: saved before the journal,
@@ -239,8 +233,6 @@ int np_engine_apply(struct np_engine *e, struct np_state **cur, const struct np_
 	e->policy = plan->policy;
 	e->tentative = flags & NP_APPLY_TENTATIVE;
 	r = run_plan(e, cur, plan, flags, &c, err);
-	if (r >= 0)
-		r = record_needs(e, plan, err);
 	if ((flags & NP_APPLY_TENTATIVE) && e->res->changed) {
 		e->res->token = c.tentative_rec.token;
 		e->res->deadline = c.tentative_rec.deadline;
@@ -360,7 +352,7 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	     struct np_apply_result *res, struct np_error *err)
 {
 	struct np_commit c = { .policy = NP_REC_REMOVE, .tentative = NP_REC_REMOVE,
-			       .pristine = NP_REC_REMOVE };
+			       .pristine = NP_REC_REMOVE, .sysctl = NP_REC_REMOVE };
 	struct np_state *cur = NULL, *pristine = NULL;
 	struct np_plan *plan = NULL;
 	struct np_ident pid;
@@ -397,11 +389,6 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	}
 	if (r >= 0)
 		r = np_engine_run(&e, &cur, pristine, "reset", &c, err);
-	/* the device needs nothing any more */
-	if (r >= 0 && np_plan_base_forget(&e.store, err) < 0) {
-		e.res->unrecorded = true;
-		r = err->code ? err->code : -EIO;
-	}
 out:
 	if (plan && ret_plan && (r >= 0 || e.res->rolled_back || e.res->vanished ||
 				 e.res->unrecorded))

@@ -311,7 +311,7 @@ int np_sim_save(struct np_sim *s, struct np_error *err)
 
 	o = model_json(&s->m);
 	if (o)
-		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+		text = np_json_text(o, JSON_C_TO_STRING_PRETTY |
 						      JSON_C_TO_STRING_SPACED |
 						      JSON_C_TO_STRING_NOSLASHESCAPE);
 	/* json-c returns NULL when it cannot allocate the text */

@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# SIGKILL at every bookkeeping step of set and reset (strace kills the
+# process on entry to the Nth renameat, unlinkat or fdatasync: every state
+# file replaced or removed, every journal mark made durable), on the
+# simulated backend.  After each kill the device is as it was or at the
+# target, and the next commands repair the rest: a clean set reaches the
+# target and check agrees, no temp file is left, and reset returns the
+# device exactly to its state before netpolicy (the records, machine-wide
+# sysctl needs included, survived the kill).
+
+load ../helpers
+
+setup() {
+	command -v strace >/dev/null || skip "strace not installed"
+	np_tmpdir
+	np_model virtio-4q
+	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+	NP=("$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL")
+	"${NP[@]}" "$DEV" set latency >/dev/null
+	"${NP[@]}" "$DEV" reset >/dev/null
+	cp "$MODEL" "$NP_TMP/pristine"
+	"${NP[@]}" "$DEV" set latency >/dev/null
+	cp "$MODEL" "$NP_TMP/target"
+	"${NP[@]}" "$DEV" reset >/dev/null
+	# the latency plan raises the machine-wide rps_sock_flow_entries
+	! cmp -s "$NP_TMP/pristine" "$NP_TMP/target"
+}
+
+teardown() { np_cleanup_tmp; }
+
+fail_at() {
+	echo "$1: $2" >&2
+	cat "$NP_TMP/kill.err" >&2
+	ls -la "$STATE_DIR" >&2
+	return 1
+}
+
+# How often a clean run of "$@" makes system call $1.
+count_calls() {
+	local sc=$1
+	shift
+	strace -f -qq -o "$NP_TMP/trace" -e trace="$sc" "$@" >/dev/null 2>&1
+	grep -c "$sc(" "$NP_TMP/trace" || true
+}
+
+# Run "$@" killed on entry to the Nth call of $1.
+killed_at() {
+	local sc=$1 n=$2
+	shift 2
+	strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
+		"$@" >/dev/null 2>"$NP_TMP/kill.err" || true
+}
+
+same() { cmp -s "$MODEL" "$1"; }
+
+@test "set: SIGKILL at every bookkeeping step, then the next commands repair everything" {
+	for sc in renameat unlinkat fdatasync; do
+		k=$(count_calls "$sc" "${NP[@]}" "$DEV" set latency)
+		"${NP[@]}" "$DEV" reset >/dev/null
+		[ "$k" -ge 1 ]
+		for ((n = 1; n <= k; n++)); do
+			at="set, $sc #$n"
+			killed_at "$sc" "$n" "${NP[@]}" "$DEV" set latency
+			# half-way only with the journal that lets the next command roll back
+			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
+				[ -e "$STATE_DIR/$DEV.journal" ] || fail_at "$at" "device mixed, no journal"
+			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" ||
+				fail_at "$at" "the next set failed"
+			same "$NP_TMP/target" || fail_at "$at" "the next set did not reach the target"
+			! ls -A "$STATE_DIR" | grep -q '\.tmp$' || fail_at "$at" "temp file left"
+			"${NP[@]}" "$DEV" check >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "check fails"
+			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "reset failed"
+			same "$NP_TMP/pristine" || fail_at "$at" "reset did not restore the device exactly"
+			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || fail_at "$at" "records left after reset"
+		done
+	done
+}
+
+@test "reset: SIGKILL at every bookkeeping step, then the next reset completes it" {
+	"${NP[@]}" "$DEV" set latency >/dev/null
+	for sc in renameat unlinkat fdatasync; do
+		k=$(count_calls "$sc" "${NP[@]}" "$DEV" reset)
+		"${NP[@]}" "$DEV" set latency >/dev/null
+		for ((n = 1; n <= k; n++)); do
+			at="reset, $sc #$n"
+			killed_at "$sc" "$n" "${NP[@]}" "$DEV" reset
+			# half-way only with the journal that lets the next command roll back
+			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
+				[ -e "$STATE_DIR/$DEV.journal" ] || fail_at "$at" "device mixed, no journal"
+			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "the next reset failed"
+			same "$NP_TMP/pristine" || fail_at "$at" "the next reset did not restore the device"
+			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || fail_at "$at" "records left after reset"
+			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "set failed"
+			same "$NP_TMP/target" || fail_at "$at" "set did not reach the target"
+		done
+	done
+}
