@@ -18,7 +18,10 @@ static const char *str(struct json_object *o, const char *key)
 {
 	struct json_object *v = get(o, key);
 
-	return v ? json_object_get_string(v) : "";
+	const char *s = v ? json_object_get_string(v) : "";
+
+	/* a number is formatted into memory json-c allocates: NULL when out */
+	return s ? s : "?";
 }
 
 /* A typed value of a change (netpolicy-json(7)) as the text diff shows it. */
@@ -40,9 +43,15 @@ static void put_value(FILE *out, struct json_object *v)
 		else
 			fprintf(out, "custom over queues 0-%s", str(v, "max_queue"));
 		break;
-	default:
-		fputs(json_object_get_string(v), out);
+	case json_type_int:	/* printed here: json-c's text of it allocates */
+		fprintf(out, "%lld", (long long)json_object_get_int64(v));
 		break;
+	default: {
+		const char *s = json_object_get_string(v);
+
+		fputs(s ? s : "?", out);
+		break;
+	}
 	}
 }
 
