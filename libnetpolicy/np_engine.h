@@ -33,6 +33,7 @@ struct np_engine {
 	const char *failed_knob;	/* the knob of the step that failed */
 	const struct np_plan *plan;	/* apply: the plan being run */
 	struct np_plan *refined;	/* ... refined after queues reopened (np_plan_refine) */
+	const struct np_state *before;	/* a run: the device where it started */
 	bool fresh;			/* *cur was read after the last write */
 	bool plan_fresh;		/* the plan was made from *cur as read under the lock */
 	bool reopened;			/* a step reopened queues */

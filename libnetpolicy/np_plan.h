@@ -163,8 +163,11 @@ int np_plan_diff(struct np_plan *plan, const struct np_state *from);
  * that requests its IRQs when it opens its queues has new IRQs only now;
  * planning from `now` is a fixed point for what `plan` set and covers the
  * rest.  Pure, like np_plan_compute; the engine calls it, it never plans. */
+/* made_from: the state `plan` was made from; a plan made without a pristine
+ * snapshot took it as pristine, and so does its refinement (not what the
+ * queue change left).  NULL: now is pristine. */
 int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
-		   struct np_plan **ret, struct np_error *err);
+		   const struct np_state *made_from, struct np_plan **ret, struct np_error *err);
 /* The same plan again from `now` without the knobs in `drop` (a list as
  * np_plan_opts.drop): what the driver refused and the policy can do
  * without (apply/refuse.c). */

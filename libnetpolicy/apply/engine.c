@@ -238,7 +238,7 @@ static int refine(struct np_engine *e, const struct np_state *cur, struct np_err
 	int r;
 
 	e->ctx->counts.refines++;
-	r = np_plan_refine(e->plan, cur, &p, err);
+	r = np_plan_refine(e->plan, cur, e->before, &p, err);
 	if (r < 0)
 		return r;
 	np_plan_free(e->refined);
@@ -355,6 +355,7 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	r = np_state_dup(*cur, &before);
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_APPLY, NULL, "out of memory");
+	e->before = before;
 	r = np_journal_begin(&e->store, &e->id, before, what, commit, &e->journal, err);
 	if (r < 0)
 		goto out;
@@ -403,6 +404,7 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 out:
 	np_plan_free(e->refined);
 	e->refined = NULL;
+	e->before = NULL;
 	np_state_free(before);
 	return r;
 }

@@ -105,32 +105,38 @@ static unsigned want_queues(const struct np_policy *p, const struct np_state *st
 	return n ? n : 1;
 }
 
+/* An array of n entries of size bytes as want entries, the new ones zeroed;
+ * NULL when memory ran out (v is then still the caller's). */
+static void *resize_array(void *v, unsigned n, unsigned want, size_t size)
+{
+	char *q;
+
+	if (want == n && v)
+		return v;
+	q = realloc(v, size * (want ? want : 1));
+	if (q && want > n)
+		memset(q + size * n, 0, size * (want - n));
+	return q;
+}
+
 static void resize_queues(struct np_dev *d, unsigned nrx, unsigned ntx, int *r)
 {
-	if (nrx != d->n_rxq) {
-		struct np_rxq *q = realloc(d->rxq, sizeof(*q) * (nrx ? nrx : 1));
+	struct np_rxq *rx = resize_array(d->rxq, d->n_rxq, nrx, sizeof(*rx));
+	struct np_txq *tx;
 
-		if (!q) {
-			*r = -ENOMEM;
-			return;
-		}
-		for (unsigned i = d->n_rxq; i < nrx; i++)
-			memset(&q[i], 0, sizeof(q[i]));
-		d->rxq = q;
-		d->n_rxq = nrx;
+	if (!rx) {
+		*r = -ENOMEM;
+		return;
 	}
-	if (ntx != d->n_txq) {
-		struct np_txq *q = realloc(d->txq, sizeof(*q) * (ntx ? ntx : 1));
-
-		if (!q) {
-			*r = -ENOMEM;
-			return;
-		}
-		for (unsigned i = d->n_txq; i < ntx; i++)
-			memset(&q[i], 0, sizeof(q[i]));
-		d->txq = q;
-		d->n_txq = ntx;
+	d->rxq = rx;
+	d->n_rxq = nrx;
+	tx = resize_array(d->txq, d->n_txq, ntx, sizeof(*tx));
+	if (!tx) {
+		*r = -ENOMEM;
+		return;
 	}
+	d->txq = tx;
+	d->n_txq = ntx;
 }
 
 /* The queues open after a channel change from `cur` to `want` channels,
@@ -441,18 +447,6 @@ int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_op
 		plan->base = *base;
 		plan->base.pristine = NULL;
 		if (base->pristine && np_state_dup(base->pristine, &pr) < 0) {
-			np_plan_free(plan);
-			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
-		}
-		plan->base.pristine = pr;
-	}
-	/* Without a snapshot the device as it is is pristine: keep it as the
-	 * plan's, so a refinement after queues reopened (np_plan_refine) puts
-	 * back what the device had before, not what the queue change left. */
-	if (!plan->base.pristine) {
-		struct np_state *pr = NULL;
-
-		if (np_state_dup(state, &pr) < 0) {
 			np_plan_free(plan);
 			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		}

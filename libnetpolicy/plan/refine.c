@@ -8,21 +8,30 @@
 #include "np_plan.h"
 #include "np_policy.h"
 
-int np_plan_without(const struct np_plan *plan, const struct np_state *now, const char *drop,
-		    struct np_plan **ret, struct np_error *err)
+static int again(const struct np_plan *plan, const struct np_state *now, const char *drop,
+		 const struct np_state *pristine, struct np_plan **ret, struct np_error *err)
 {
 	struct np_plan_opts opts = { .cpus = plan->cpus[0] ? plan->cpus : NULL,
 				     .drop = drop && drop[0] ? drop : NULL };
+	struct np_plan_base base = plan->base;
 
 	if (!plan->policy)
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "a rollback plan has no policy");
 	/* from what the plan was made from: the same pristine values and
 	 * machine-wide needs */
-	return np_plan_compute_base(plan->policy, &opts, now, &plan->base, ret, err);
+	if (!base.pristine)
+		base.pristine = pristine;
+	return np_plan_compute_base(plan->policy, &opts, now, &base, ret, err);
+}
+
+int np_plan_without(const struct np_plan *plan, const struct np_state *now, const char *drop,
+		    struct np_plan **ret, struct np_error *err)
+{
+	return again(plan, now, drop, NULL, ret, err);
 }
 
 int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
-		   struct np_plan **ret, struct np_error *err)
+		   const struct np_state *made_from, struct np_plan **ret, struct np_error *err)
 {
-	return np_plan_without(plan, now, plan->drop, ret, err);
+	return again(plan, now, plan->drop, made_from, ret, err);
 }

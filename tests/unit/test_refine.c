@@ -38,7 +38,7 @@ int main(void)
 	after.queues = plan->target->dev.channels.combined;
 	after.irqs = 0;
 	ok(shape_build(&after, &now) == 0, "the NIC after its queues reopened");
-	is_int(np_plan_refine(plan, now, &refined, &err), 0, "refined (%s)", err.msg);
+	is_int(np_plan_refine(plan, now, NULL, &refined, &err), 0, "refined (%s)", err.msg);
 	if (!refined)
 		return tap_done();
 	ok(refined->policy == plan->policy, "same policy");
@@ -64,7 +64,7 @@ int main(void)
 	refined = NULL;
 	/* a rollback plan has no policy to refine */
 	plan->policy = NULL;
-	is_int(np_plan_refine(plan, now, &refined, &err), -EINVAL, "a rollback plan: -EINVAL");
+	is_int(np_plan_refine(plan, now, NULL, &refined, &err), -EINVAL, "a rollback plan: -EINVAL");
 	plan->policy = policy;
 	np_plan_free(plan);
 	np_state_free(st);

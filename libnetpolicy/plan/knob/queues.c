@@ -26,6 +26,19 @@ static int add(struct np_plan *plan, const struct np_knob *knob, unsigned q, con
 	return add_fields(plan, knob, q, XPS_CPUS, what, before, after);
 }
 
+/* One queue's CPU mask, a (NULL for a queue the channel step creates: it
+ * starts with an empty mask) against b: a step when they differ. */
+static int diff_mask(struct np_plan *plan, const struct np_knob *knob, const char *dir, unsigned q,
+		     const struct np_cpumask *a, const struct np_cpumask *b)
+{
+	char what[32];
+
+	if (a ? np_cpumask_equal(a, b) : np_cpumask_empty(b))
+		return 0;
+	snprintf(what, sizeof(what), "%s-%u", dir, q);
+	return add(plan, knob, q, what, a, b);
+}
+
 /* xps_rxqs (a map of rx queues) takes precedence over xps_cpus: cleared
  * before xps_cpus is written so the new map is the one that applies. */
 static int diff_rxqs(struct np_plan *plan, const struct np_txq *a, const struct np_txq *b,
@@ -41,8 +54,6 @@ static int diff_rxqs(struct np_plan *plan, const struct np_txq *a, const struct 
 
 static int diff_xps(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char what[32];
-
 	for (unsigned q = 0; q < to->dev.n_txq; q++) {
 		const struct np_txq *b = &to->dev.txq[q];
 		const struct np_txq *a = q < from->dev.n_txq ? &from->dev.txq[q] : NULL;
@@ -51,14 +62,9 @@ static int diff_xps(struct np_plan *plan, const struct np_state *from, const str
 			return -ENOMEM;
 		if (b->xps_err || (a && a->xps_err))
 			continue;
-		if (a && np_cpumask_equal(&a->xps_cpus, &b->xps_cpus))
-			continue;
 		/* a new queue starts without XPS; the engine re-reads after
 		 * the channel step and writes what the driver did set */
-		if (!a && np_cpumask_empty(&b->xps_cpus))
-			continue;
-		snprintf(what, sizeof(what), "tx-%u", q);
-		if (add(plan, &np_knob_xps, q, what, a ? &a->xps_cpus : NULL, &b->xps_cpus) < 0)
+		if (diff_mask(plan, &np_knob_xps, "tx", q, a ? &a->xps_cpus : NULL, &b->xps_cpus) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -66,21 +72,13 @@ static int diff_xps(struct np_plan *plan, const struct np_state *from, const str
 
 static int diff_rps(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
-	char what[32];
-
 	for (unsigned q = 0; q < to->dev.n_rxq; q++) {
 		const struct np_rxq *b = &to->dev.rxq[q];
 		const struct np_rxq *a = q < from->dev.n_rxq ? &from->dev.rxq[q] : NULL;
 
 		if (b->rps_err || (a && a->rps_err))
 			continue;
-		if (a && np_cpumask_equal(&a->rps_cpus, &b->rps_cpus))
-			continue;
-		/* a new queue starts with an empty mask */
-		if (!a && np_cpumask_empty(&b->rps_cpus))
-			continue;
-		snprintf(what, sizeof(what), "rx-%u", q);
-		if (add(plan, &np_knob_rps, q, what, a ? &a->rps_cpus : NULL, &b->rps_cpus) < 0)
+		if (diff_mask(plan, &np_knob_rps, "rx", q, a ? &a->rps_cpus : NULL, &b->rps_cpus) < 0)
 			return -ENOMEM;
 	}
 	return 0;
