@@ -44,6 +44,10 @@ ETHTOOL_SET_CMDS="3 5 8 10 12 14 16 18 20 22 24 26 27 30 35 37 40 43 44 47 48 49
 #   sysfs_procfs_writes  write-family calls on an fd that is a /sys or /proc file
 #   ethtool_set_msgs     ethtool genetlink requests whose command is a SET/ACT
 #                        (the command is the first payload byte, after nlmsghdr)
+#                        and that carry more than the request header
+#   ethtool_probe_msgs   SETs with only the request header: the settability
+#                        probes (backend/ethnl/probe.c), which the kernel
+#                        answers before it looks for a change (KERNEL.md)
 #   ethtool_ioctls_set   SIOCETHTOOL ioctls made from an np_ioctl_set_*
 #                        function (from the -k stack; an upper bound: those
 #                        functions read before they write)
@@ -65,6 +69,10 @@ function end_ioctl() {
 	in_ioctl = 0
 }
 BEGIN {
+	# the genl header and the first attribute header of a request: 8 bytes
+	# as strace -x prints them
+	byte = "\\\\x[0-9a-f][0-9a-f]"
+	hdr8 = "^[^}]*}, \"" byte byte byte byte byte byte byte byte
 	n = split(setcmds, a, " ")
 	for (i = 1; i <= n; i++)
 		ethset[a[i]] = 1
@@ -88,14 +96,24 @@ BEGIN {
 /^[0-9]+ +(sendto|sendmsg)\(/ {
 	sends++
 	line = $0
-	while (match(line, /nlmsg_type=[A-Za-z_0-9]+/)) {
-		type = substr(line, RSTART + 11, RLENGTH - 11)
+	while (match(line, /nlmsg_len=[0-9]+, nlmsg_type=[A-Za-z_0-9]+/)) {
+		split(substr(line, RSTART, RLENGTH), kv, /[=,]/)
+		len = kv[2] + 0
+		type = kv[4]
 		line = substr(line, RSTART + RLENGTH)
 		if (type == "ethtool") {
 			ethmsgs++
-			if (match(line, /^[^}]*}, "\\x[0-9a-f][0-9a-f]/) &&
-			    (hexval(substr(line, RSTART + RLENGTH - 2, 2)) in ethset))
-				ethset_n++
+			# genl header (cmd, version, 2 reserved), then the first
+			# attribute: nla_len (le16) and type 0x8001 (nested HEADER)
+			if (match(line, hdr8) &&
+			    (hexval(substr(line, RSTART + RLENGTH - 30, 2)) in ethset)) {
+				h = substr(line, RSTART + RLENGTH - 32, 32)
+				nla = hexval(substr(h, 19, 2)) + 256 * hexval(substr(h, 23, 2))
+				if (substr(h, 27, 6) == "01\\x80" && 16 + 4 + nla == len)
+					ethprobe_n++
+				else
+					ethset_n++
+			}
 		} else if (type ~ /^RTM_(NEW|DEL|SET)/) {
 			rtnlset++
 		}
@@ -108,6 +126,7 @@ END {
 	printf "\"ethtool_ioctls\":%d,\"ethtool_ioctls_unclassified\":%d,", ioctls, ioctl_unknown
 	printf "\"sysfs_procfs_writes\":%d,\"ethtool_set_msgs\":%d,\"ethtool_ioctls_set\":%d,", \
 		sysfs, ethset_n, ioctl_set
+	printf "\"ethtool_probe_msgs\":%d,", ethprobe_n
 	printf "\"rtnl_set_msgs\":%d,\"state_changing\":%d,", rtnlset, sysfs + ethset_n + ioctl_set + rtnlset
 	printf "\"state_dir_writes\":%d,\"fsyncs\":%d}\n", statewr, syncs
 }'
