@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "fuzz_file.h"
 #include "np_cpumask.h"
 #include "np_policy.h"
 
@@ -25,19 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct np_config *cfg = NULL;
 	struct json_object *j = NULL;
 	struct np_error err;
-	int fd;
 
-	if (!path[0]) {
-		snprintf(path, sizeof(path), "/tmp/np-fuzz-config.XXXXXX");
-		fd = mkstemp(path);
-		if (fd < 0)
-			abort();
-		close(fd);
-	}
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
-		abort();
-	close(fd);
+	np_fuzz_to_file(path, sizeof(path), "/tmp/np-fuzz-config.XXXXXX", data, size);
 	np_error_clear(&err);
 	if (np_config_load(NULL, path, &cfg, &err) < 0) {
 		if (!err.code)

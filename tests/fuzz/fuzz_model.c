@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "fuzz_file.h"
 #include "np_plan.h"
 #include "np_policy.h"
 
@@ -28,19 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct np_ctx *ctx = NULL;
 	char **names = NULL;
 	size_t n = 0;
-	int fd;
 
-	if (!path[0]) {
-		snprintf(path, sizeof(path), "/tmp/np-fuzz-model.XXXXXX");
-		fd = mkstemp(path);
-		if (fd < 0)
-			abort();
-		close(fd);
-	}
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
-		abort();
-	close(fd);
+	np_fuzz_to_file(path, sizeof(path), "/tmp/np-fuzz-model.XXXXXX", data, size);
 	/* no state directory: plans start from the device alone */
 	if (np_ctx_new(&ctx, NULL) < 0 || np_ctx_set_state_dir(ctx, "/nonexistent/np-fuzz", NULL) < 0)
 		abort();
