@@ -17,7 +17,6 @@
  * it nothing can be known about what changed.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -30,6 +29,8 @@
 #include <linux/rtnetlink.h>
 
 #include "np_private.h"
+#include "ethnl/ethnl.h"
+#include "np_kernel.h"
 
 #define MON_BUF 16384
 
@@ -57,76 +58,25 @@ struct np_monitor {
 
 /* --- the ethtool family's "monitor" group ----------------------------------- */
 
-struct group_query {
-	uint16_t family;
-	uint32_t group;
-};
-
-static int groups_cb(const struct nlmsghdr *nlh, void *arg)
+/* Resolved the way every netpolicy command resolves the family (one
+ * CTRL_CMD_GETFAMILY on a short-lived ethtool socket, transport.c), then
+ * joined on the monitor's own socket: notifications must not interleave
+ * with the replies of requests. */
+static int ethtool_monitor_group(uint32_t *group, struct np_error *err)
 {
-	const struct nlattr *tb[CTRL_ATTR_MAX + 1] = { NULL }, *grp, *a;
-	struct group_query *q = arg;
-
-	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		uint16_t type = mnl_attr_get_type(a);
-
-		if (type <= CTRL_ATTR_MAX)
-			tb[type] = a;
-	}
-	if (tb[CTRL_ATTR_FAMILY_ID] && mnl_attr_validate(tb[CTRL_ATTR_FAMILY_ID], MNL_TYPE_U16) >= 0)
-		q->family = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
-	if (!tb[CTRL_ATTR_MCAST_GROUPS])
-		return MNL_CB_OK;
-	mnl_attr_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS]) {
-		const struct nlattr *name = NULL, *id = NULL;
-
-		mnl_attr_for_each_nested(a, grp) {
-			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
-			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
-				name = a;
-			else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
-				 mnl_attr_validate(a, MNL_TYPE_U32) >= 0)
-				id = a;
-		}
-		if (name && id && !strcmp(mnl_attr_get_str(name), ETHTOOL_MCGRP_MONITOR_NAME))
-			q->group = mnl_attr_get_u32(id);
-	}
-	return MNL_CB_OK;
-}
-
-static int ethtool_monitor_group(struct mnl_socket *sk, uint32_t *group)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct group_query q = { 0, 0 };
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
-	unsigned portid = mnl_socket_get_portid(sk);
-	ssize_t n;
+	struct np_ethnl *nl;
 	int r;
 
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = 1;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	if (mnl_socket_sendto(sk, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		n = mnl_socket_recvfrom(sk, buf, sizeof(buf));
-		if (n < 0)
-			return -errno;
-		r = mnl_cb_run(buf, n, 1, portid, groups_cb, &q);
-		if (r < 0)
-			return errno ? -errno : -EPROTO;
-		if (r == MNL_CB_STOP)
-			break;
-	}
-	if (!q.family || !q.group)
-		return -EOPNOTSUPP;
-	*group = q.group;
-	return 0;
+	r = np_ethnl_open(&nl, err);
+	if (r < 0)
+		return r;
+	*group = nl->monitor_group;
+	r = nl->family && nl->monitor_group ? 0 : -EOPNOTSUPP;
+	np_ethnl_close(nl);
+	if (r < 0)
+		np_err(err, r, NP_PHASE_DISCOVER, NULL,
+		       "this kernel has no ethtool netlink notifications (CONFIG_ETHTOOL_NETLINK)");
+	return r;
 }
 
 /* --- opening ----------------------------------------------------------------- */
@@ -192,16 +142,9 @@ int np_monitor_open(struct np_ctx *ctx, struct np_monitor **ret, struct np_error
 			   strerror(errno));
 		goto fail;
 	}
-	/* The query is answered on the same (non-blocking) socket: wait for it. */
-	fcntl(mnl_socket_get_fd(m->genl), F_SETFL, 0);
-	r = ethtool_monitor_group(m->genl, &group);
-	fcntl(mnl_socket_get_fd(m->genl), F_SETFL, O_NONBLOCK);
-	if (r < 0) {
-		np_err(err, r, NP_PHASE_DISCOVER, NULL, r == -EOPNOTSUPP || r == -ENOENT ?
-		       "this kernel has no ethtool netlink notifications (CONFIG_ETHTOOL_NETLINK)" :
-		       "ethtool netlink monitor group: %s", strerror(-r));
+	r = ethtool_monitor_group(&group, err);
+	if (r < 0)
 		goto fail;
-	}
 	if (mnl_socket_setsockopt(m->genl, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0) {
 		r = np_err(err, -errno, NP_PHASE_DISCOVER, NULL, "ethtool monitor group: %s",
 			   strerror(errno));

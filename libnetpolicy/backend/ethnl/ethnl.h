@@ -33,6 +33,7 @@ struct np_ethnl {
 	uint32_t seq;
 	uint16_t family;		/* 0: the kernel has no ethtool family */
 	uint64_t ops[NP_ETHNL_MAX_OPS / 64]; /* ETHTOOL_MSG_* the family implements */
+	uint32_t monitor_group;		/* its "monitor" multicast group, 0: none */
 	uint16_t nd_family;		/* the netdev family, 0: none (before 6.0) */
 	uint64_t nd_ops;		/* NETDEV_CMD_* it implements */
 	int sock_err;			/* the socket itself failed: no more requests */

@@ -318,7 +318,29 @@ struct family {
 	uint16_t *id;
 	uint64_t *ops;
 	unsigned max_ops;
+	const char *group_name;	/* the multicast group to find, or NULL */
+	uint32_t *group;
 };
+
+/* The id of the multicast group named fam->group_name, from the family's
+ * CTRL_ATTR_MCAST_GROUPS (genetlink.h): what `watch` joins. */
+static void family_group(const struct nlattr *groups, const struct family *fam)
+{
+	const struct nlattr *grp;
+
+	mnl_attr_for_each_nested(grp, groups) {
+		const struct nlattr *gtb[CTRL_ATTR_MCAST_GRP_MAX + 1];
+		uint32_t id;
+
+		if (np_ethnl_nested(grp, gtb, CTRL_ATTR_MCAST_GRP_MAX) < 0 ||
+		    !gtb[CTRL_ATTR_MCAST_GRP_NAME] ||
+		    mnl_attr_validate(gtb[CTRL_ATTR_MCAST_GRP_NAME], MNL_TYPE_NUL_STRING) < 0 ||
+		    !np_ethnl_u32(gtb[CTRL_ATTR_MCAST_GRP_ID], &id))
+			continue;
+		if (!strcmp(mnl_attr_get_str(gtb[CTRL_ATTR_MCAST_GRP_NAME]), fam->group_name))
+			*fam->group = id;
+	}
+}
 
 static int family_cb(const void *msg, size_t len, void *arg)
 {
@@ -330,6 +352,8 @@ static int family_cb(const void *msg, size_t len, void *arg)
 	if (!tb[CTRL_ATTR_FAMILY_ID] || mnl_attr_validate(tb[CTRL_ATTR_FAMILY_ID], MNL_TYPE_U16) < 0)
 		return -EPROTO;
 	*fam->id = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (fam->group_name && tb[CTRL_ATTR_MCAST_GROUPS])
+		family_group(tb[CTRL_ATTR_MCAST_GROUPS], fam);
 	if (!tb[CTRL_ATTR_OPS])
 		return 0;
 	mnl_attr_for_each_nested(op, tb[CTRL_ATTR_OPS]) {
@@ -346,10 +370,10 @@ static int family_cb(const void *msg, size_t len, void *arg)
 }
 
 static int resolve(struct np_ethnl *nl, const char *name, uint16_t *id, uint64_t *ops,
-		   unsigned max_ops)
+		   unsigned max_ops, const char *group_name, uint32_t *group)
 {
 	struct nlmsghdr *nlh = req_start(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
-	struct family fam = { id, ops, max_ops };
+	struct family fam = { id, ops, max_ops, group_name, group };
 	int r;
 
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
@@ -365,11 +389,12 @@ static int resolve(struct np_ethnl *nl, const char *name, uint16_t *id, uint64_t
 
 static int resolve_family(struct np_ethnl *nl)
 {
-	int r = resolve(nl, ETHTOOL_GENL_NAME, &nl->family, nl->ops, NP_ETHNL_MAX_OPS);
+	int r = resolve(nl, ETHTOOL_GENL_NAME, &nl->family, nl->ops, NP_ETHNL_MAX_OPS,
+			ETHTOOL_MCGRP_MONITOR_NAME, &nl->monitor_group);
 
 	if (r < 0)
 		return r;
-	return resolve(nl, NP_NETDEV_FAMILY_NAME, &nl->nd_family, &nl->nd_ops, 64);
+	return resolve(nl, NP_NETDEV_FAMILY_NAME, &nl->nd_family, &nl->nd_ops, 64, NULL, NULL);
 }
 
 void np_ethnl_close(struct np_ethnl *nl)
