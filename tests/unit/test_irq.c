@@ -106,17 +106,38 @@ static void test_match(void)
 	m(NULL, "", NULL, "eth0", NULL, 0);
 }
 
-static void test_read_mlx5(void)
+/* np_irq_read() of @dev on the fixture tree @fd: that it succeeds (checked
+ * when @tag names the device) and finds @n IRQs; true when it found them,
+ * so that the caller may look at each. */
+static bool read_irqs(int fd, struct np_dev *dev, const char *tag, unsigned n,
+		      const char *count_what)
 {
 	struct np_error err = { 0 };
+	int r = np_irq_read(fd, dev, &err);
+
+	if (tag)
+		is_int(r, 0, "%s: irq read (%s)", tag, err.msg);
+	is_int(dev->n_irq, n, "%s", count_what);
+	return dev->n_irq == n;
+}
+
+/* Another read of the same tree, for @ifname alone: driver and bus-info
+ * then come from the sysfs device links, not from what ethtool says. */
+static bool reread_irqs(int fd, struct np_dev *dev, const char *ifname, const char *tag,
+			unsigned n, const char *count_what)
+{
+	np_dev_clear(dev);
+	snprintf(dev->ifname, sizeof(dev->ifname), "%s", ifname);
+	return read_irqs(fd, dev, tag, n, count_what);
+}
+
+static void test_read_mlx5(void)
+{
 	struct np_dev dev = { .ifname = "ens1f0", .driver = "mlx5_core",
 			      .bus_info = "0000:81:00.0" };
-	int fd = open_fixture("2s-mlx5"), r;
+	int fd = open_fixture("2s-mlx5");
 
-	r = np_irq_read(fd, &dev, &err);
-	is_int(r, 0, "mlx5: irq read (%s)", err.msg);
-	is_int(dev.n_irq, 9, "mlx5: 8 completion IRQs and async, not the other port's");
-	if (dev.n_irq == 9) {
+	if (read_irqs(fd, &dev, "mlx5", 9, "mlx5: 8 completion IRQs and async, not the other port's")) {
 		bool in_order = true;
 
 		for (int i = 0; i < 8; i++)
@@ -131,27 +152,19 @@ static void test_read_mlx5(void)
 		is_str(list(&dev.irq[8].affinity), "8-15,24-31", "mlx5: async affinity");
 		is_str(list(&dev.irq[8].effective), "8", "mlx5: async effective affinity");
 	}
-	np_dev_clear(&dev);
-
-	/* without what ethtool says, the device links tell the same */
-	snprintf(dev.ifname, sizeof(dev.ifname), "ens1f0");
-	r = np_irq_read(fd, &dev, &err);
-	is_int(dev.n_irq, 9, "mlx5: same IRQs with driver and bus-info from sysfs");
+	reread_irqs(fd, &dev, "ens1f0", NULL, 9,
+		    "mlx5: same IRQs with driver and bus-info from sysfs");
 	np_dev_clear(&dev);
 	close(fd);
 }
 
 static void test_read_virtio(void)
 {
-	struct np_error err = { 0 };
 	struct np_dev dev = { .ifname = "eth0", .driver = "virtio_net",
 			      .bus_info = "0000:00:03.0" };
-	int fd = open_fixture("vm-virtio"), r;
+	int fd = open_fixture("vm-virtio");
 
-	r = np_irq_read(fd, &dev, &err);
-	is_int(r, 0, "virtio: irq read (%s)", err.msg);
-	is_int(dev.n_irq, 5, "virtio: eth0 has 5 IRQs, none of eth1's");
-	if (dev.n_irq == 5) {
+	if (read_irqs(fd, &dev, "virtio", 5, "virtio: eth0 has 5 IRQs, none of eth1's")) {
 		ok(dev.irq[0].kind == NP_IRQ_RX && dev.irq[0].queue == 0 && dev.irq[0].irq == 25,
 		   "virtio: input.0 first");
 		ok(dev.irq[1].kind == NP_IRQ_RX && dev.irq[1].queue == 1 && dev.irq[1].irq == 27,
@@ -162,11 +175,7 @@ static void test_read_virtio(void)
 		ok(dev.irq[4].kind == NP_IRQ_OTHER && dev.irq[4].irq == 24, "virtio: config last");
 		is_str(list(&dev.irq[0].affinity), "0", "virtio: affinity");
 	}
-	np_dev_clear(&dev);
-
-	snprintf(dev.ifname, sizeof(dev.ifname), "eth1");
-	r = np_irq_read(fd, &dev, &err);
-	is_int(dev.n_irq, 5, "virtio: eth1 has its own 5");
+	reread_irqs(fd, &dev, "eth1", NULL, 5, "virtio: eth1 has its own 5");
 	ok(dev.n_irq && dev.irq[0].irq == 30, "virtio: eth1 input.0 is IRQ 30");
 	np_dev_clear(&dev);
 	close(fd);
@@ -174,26 +183,17 @@ static void test_read_virtio(void)
 
 static void test_read_legacy(void)
 {
-	struct np_error err = { 0 };
 	struct np_dev dev = { .ifname = "eth0", .driver = "e1000e" };
-	int fd = open_fixture("offline-cpu"), r;
+	int fd = open_fixture("offline-cpu");
 
-	r = np_irq_read(fd, &dev, &err);
-	is_int(r, 0, "e1000e INTx: irq read (%s)", err.msg);
-	is_int(dev.n_irq, 1, "e1000e INTx: one shared line");
-	if (dev.n_irq == 1) {
+	if (read_irqs(fd, &dev, "e1000e INTx", 1, "e1000e INTx: one shared line")) {
 		is_int(dev.irq[0].irq, 11, "e1000e INTx: IRQ 11, not eth1's 16");
 		is_str(dev.irq[0].name, "eth0", "e1000e INTx: our name of the shared line");
 		is_int(dev.irq[0].kind, NP_IRQ_OTHER, "e1000e INTx: other");
 		is_str(list(&dev.irq[0].affinity), "0-1,3", "e1000e INTx: affinity");
 		is_str(list(&dev.irq[0].effective), "0", "e1000e INTx: effective");
 	}
-	np_dev_clear(&dev);
-
-	snprintf(dev.ifname, sizeof(dev.ifname), "veth0");
-	r = np_irq_read(fd, &dev, &err);
-	is_int(r, 0, "veth: irq read");
-	is_int(dev.n_irq, 0, "veth: no IRQs");
+	reread_irqs(fd, &dev, "veth0", "veth", 0, "veth: no IRQs");
 	np_dev_clear(&dev);
 	close(fd);
 }
