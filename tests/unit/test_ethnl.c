@@ -6,22 +6,13 @@
 #include <string.h>
 
 #include "backend/ethnl/ethnl.h"
+#include "genl_reply.h"
 #include "tap.h"
 
-static char buf[4096];
-
+/* an ethtool reply; 20 stands for the family id the controller gave */
 static struct nlmsghdr *reply(uint8_t cmd)
 {
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
-
-	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = 20;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = ETHTOOL_GENL_VERSION;
-	return nlh;
+	return np_test_reply(20, cmd, ETHTOOL_GENL_VERSION);
 }
 
 static void test_channels(void)

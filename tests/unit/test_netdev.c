@@ -13,35 +13,51 @@
 #include <string.h>
 
 #include "backend/ethnl/ethnl.h"
+#include "genl_reply.h"
 #include "np_serialize.h"
 #include "tap.h"
 
-static char buf[4096];
-
 static struct nlmsghdr *reply(uint8_t cmd)
 {
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
+	return np_test_reply(30 /* the family id the controller gave */, cmd,
+			     NP_NETDEV_FAMILY_VERSION);
+}
 
-	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = 30;	/* the family id the controller gave */
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = NP_NETDEV_FAMILY_VERSION;
+/* A napi-get reply for NAPI @id of @ifindex; each test adds what its
+ * kernel sends besides. */
+static struct nlmsghdr *napi_reply(uint32_t id, uint32_t ifindex)
+{
+	struct nlmsghdr *nlh = reply(NP_NETDEV_CMD_NAPI_GET);
+
+	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_ID, id);
+	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IFINDEX, ifindex);
+	return nlh;
+}
+
+static int parse_napi(const struct nlmsghdr *nlh, uint32_t *ifindex, struct np_napi_inst *n)
+{
+	return np_netdev_parse_napi(nlh, nlh->nlmsg_len, ifindex, n);
+}
+
+/* A queue-get reply for queue @id of @ifindex, of @type */
+static struct nlmsghdr *queue_reply(uint32_t id, uint32_t ifindex, uint32_t type)
+{
+	struct nlmsghdr *nlh = reply(NP_NETDEV_CMD_QUEUE_GET);
+
+	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_ID, id);
+	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_IFINDEX, ifindex);
+	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_TYPE, type);
 	return nlh;
 }
 
 static void test_napi_6_8(void)
 {
-	struct nlmsghdr *nlh = reply(NP_NETDEV_CMD_NAPI_GET);
+	struct nlmsghdr *nlh = napi_reply(8193, 4);
 	struct np_napi_inst n;
 	uint32_t ifindex = 0;
 
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_ID, 8193);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IFINDEX, 4);
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IRQ, 57);
-	is_int(np_netdev_parse_napi(nlh, nlh->nlmsg_len, &ifindex, &n), 0, "6.8 napi: parsed");
+	is_int(parse_napi(nlh, &ifindex, &n), 0, "6.8 napi: parsed");
 	is_int(n.id, 8193, "6.8 napi: id");
 	is_int(ifindex, 4, "6.8 napi: ifindex");
 	is_int(n.irq, 57, "6.8 napi: irq");
@@ -53,17 +69,15 @@ static void test_napi_6_8(void)
 
 static void test_napi_6_13(void)
 {
-	struct nlmsghdr *nlh = reply(NP_NETDEV_CMD_NAPI_GET);
+	struct nlmsghdr *nlh = napi_reply(8194, 4);
 	struct np_napi_inst n;
 	uint32_t ifindex;
 
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_ID, 8194);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IFINDEX, 4);
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IRQ, 58);
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_DEFER_HARD_IRQS, 2);
 	/* netlink's "uint": the kernel sends 4 bytes when the value fits */
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, 200000);
-	is_int(np_netdev_parse_napi(nlh, nlh->nlmsg_len, &ifindex, &n), 0, "6.13 napi: parsed");
+	is_int(parse_napi(nlh, &ifindex, &n), 0, "6.13 napi: parsed");
 	is_int(n.has, NP_NAPI_HAS_IRQ | NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH,
 	       "6.13 napi: per-NAPI defer and gro-flush reported");
 	is_int(n.defer_hard_irqs, 2, "6.13 napi: defer-hard-irqs");
@@ -72,13 +86,11 @@ static void test_napi_6_13(void)
 
 static void test_napi_6_18(void)
 {
-	struct nlmsghdr *nlh = reply(NP_NETDEV_CMD_NAPI_GET);
+	struct nlmsghdr *nlh = napi_reply(259, 2);
 	struct np_napi_inst n;
 	uint32_t ifindex;
 
 	/* veth in threaded mode on 6.18: no IRQ, a kthread */
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_ID, 259);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IFINDEX, 2);
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_PID, 18067);
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_DEFER_HARD_IRQS, 0);
 	mnl_attr_put_u64(nlh, NP_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, 5000000000ull);
@@ -86,7 +98,7 @@ static void test_napi_6_18(void)
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_THREADED, 1);
 	/* an attribute of a later kernel is skipped */
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_MAX + 3, 9);
-	is_int(np_netdev_parse_napi(nlh, nlh->nlmsg_len, &ifindex, &n), 0, "6.18 napi: parsed");
+	is_int(parse_napi(nlh, &ifindex, &n), 0, "6.18 napi: parsed");
 	is_int(n.has, NP_NAPI_HAS_PID | NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH |
 			      NP_NAPI_HAS_SUSPEND | NP_NAPI_HAS_THREADED,
 	       "6.18 napi: pid, defer, gro-flush, irq-suspend, threaded; no IRQ");
@@ -98,18 +110,16 @@ static void test_napi_6_18(void)
 
 static void test_napi_bad(void)
 {
-	struct nlmsghdr *nlh = reply(NP_NETDEV_CMD_NAPI_GET);
+	struct nlmsghdr *nlh = napi_reply(1, 2);
 	struct np_napi_inst n;
 	uint32_t ifindex;
 
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_ID, 1);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IFINDEX, 2);
 	mnl_attr_put_u8(nlh, NP_NETDEV_A_NAPI_IRQ, 3);
-	is_int(np_netdev_parse_napi(nlh, nlh->nlmsg_len, &ifindex, &n), -EPROTO,
+	is_int(parse_napi(nlh, &ifindex, &n), -EPROTO,
 	       "napi: an IRQ of the wrong size is a broken reply");
 	nlh = reply(NP_NETDEV_CMD_NAPI_GET);
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IFINDEX, 2);
-	is_int(np_netdev_parse_napi(nlh, nlh->nlmsg_len, &ifindex, &n), -EPROTO,
+	is_int(parse_napi(nlh, &ifindex, &n), -EPROTO,
 	       "napi: a reply without an id is refused");
 }
 
@@ -120,12 +130,9 @@ static void test_queues(void)
 		{ .id = 8194, .rxq = -1, .txq = -1 },
 	};
 	struct np_napis napis = { .n = 2, .v = v };
-	struct nlmsghdr *nlh = reply(NP_NETDEV_CMD_QUEUE_GET);
+	struct nlmsghdr *nlh = queue_reply(1, 4, NP_NETDEV_QUEUE_TYPE_TX);
 	uint32_t ifindex, type, id, napi_id;
 
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_ID, 1);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_IFINDEX, 4);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_TYPE, NP_NETDEV_QUEUE_TYPE_TX);
 	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_NAPI_ID, 8194);
 	is_int(np_netdev_parse_queue(nlh, nlh->nlmsg_len, &ifindex, &type, &id, &napi_id), 0,
 	       "queue: parsed");
@@ -141,10 +148,7 @@ static void test_queues(void)
 	is_int(v[1].rxq, 1, "queue: NAPI 8194 serves rx 1");
 	is_int(v[1].txq, 1, "queue: NAPI 8194 serves tx 1");
 
-	nlh = reply(NP_NETDEV_CMD_QUEUE_GET);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_ID, 0);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_IFINDEX, 4);
-	mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_TYPE, NP_NETDEV_QUEUE_TYPE_RX);
+	nlh = queue_reply(0, 4, NP_NETDEV_QUEUE_TYPE_RX);
 	is_int(np_netdev_parse_queue(nlh, nlh->nlmsg_len, &ifindex, &type, &id, &napi_id), 0,
 	       "queue: a queue without NAPI parses");
 	is_int(napi_id, 0, "queue: ... with napi id 0");
