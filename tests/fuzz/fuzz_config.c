@@ -19,7 +19,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[64];
+static char path[256];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct json_object *j = NULL;
 	struct np_error err;
 
-	np_fuzz_to_file(path, sizeof(path), "/tmp/np-fuzz-config.XXXXXX", data, size);
+	np_fuzz_to_file(path, sizeof(path), "np-fuzz-config.XXXXXX", data, size);
 	np_error_clear(&err);
 	if (np_config_load(NULL, path, &cfg, &err) < 0) {
 		if (!err.code)

@@ -21,7 +21,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[64];
+static char path[256];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char **names = NULL;
 	size_t n = 0;
 
-	np_fuzz_to_file(path, sizeof(path), "/tmp/np-fuzz-model.XXXXXX", data, size);
+	np_fuzz_to_file(path, sizeof(path), "np-fuzz-model.XXXXXX", data, size);
 	/* no state directory: plans start from the device alone */
 	if (np_ctx_new(&ctx, NULL) < 0 || np_ctx_set_state_dir(ctx, "/nonexistent/np-fuzz", NULL) < 0)
 		abort();

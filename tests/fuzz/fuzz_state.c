@@ -14,17 +14,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "np_journal.h"
 #include "np_serialize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct np_ctx *ctx;
-static char dir[64];
+static char dir[256];
 
 static void put(const char *kind, const uint8_t *data, size_t size)
 {
-	char path[128];
+	char path[300];
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/fz0.%s", dir, kind);
@@ -58,8 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct np_store s;
 
 	if (!ctx) {
-		snprintf(dir, sizeof(dir), "/tmp/np-fuzz-state.XXXXXX");
-		if (!mkdtemp(dir) || np_ctx_new(&ctx, NULL) < 0 ||
+		if ((size_t)snprintf(dir, sizeof(dir), "%s/np-fuzz-state.XXXXXX",
+				     np_fuzz_tmpdir()) >= sizeof(dir) || !mkdtemp(dir) || np_ctx_new(&ctx, NULL) < 0 ||
 		    np_ctx_set_state_dir(ctx, dir, NULL) < 0)
 			abort();
 	}
