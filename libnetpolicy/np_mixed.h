@@ -9,10 +9,13 @@
 #define NP_MIXED_H
 
 #include "np_flow.h"
+#include "np_cpumask.h"
 #include "np_plan.h"
 
+struct json_object;
+
 #define NP_MIXED_FLOWS_MAX 32
-#define NP_MIXED_OWNED_MAX 64
+#define NP_MIXED_OWNED_MAX NP_OWNED_MAX
 
 /*
  * Default weights: a class's share of the queues and cores.  NET policy's
@@ -29,6 +32,9 @@ struct np_mixed_opts {
 	struct np_flow flows[NP_MIXED_FLOWS_MAX];
 	enum np_class deflt;			/* unclassified traffic (throughput) */
 	unsigned weight[NP_CLASS__COUNT];	/* 0: the default weight */
+	/* The CPUs the classes may use (the planner's: --cpus, else online
+	 * and neither isolated nor nohz_full); empty: online, not isolated. */
+	struct np_cpumask eligible;
 	/* What netpolicy made before (its record): replaced, never foreign. */
 	unsigned n_owned_ctx, n_owned_rules;
 	uint32_t owned_ctx[NP_MIXED_OWNED_MAX];
@@ -42,6 +48,7 @@ struct np_mixed_class {
 	struct np_cpumask cpus;		/* every thread of its cores */
 	uint32_t ctx;			/* its RSS context, 0: none (main table or queues) */
 	unsigned n_rules;
+	uint32_t rule[NP_MIXED_OWNED_MAX];	/* the locations of its rules */
 };
 
 struct np_mixed {
@@ -49,6 +56,60 @@ struct np_mixed {
 	enum np_class deflt;
 	unsigned nq;
 };
+
+/*
+ * What a plan of the mixed policy carries (np_plan.mixed) and what its
+ * policy record keeps: the options as given (flow texts, for the record and
+ * for planning again) and the classes the plan made.
+ */
+struct np_mixed_plan {
+	struct np_mixed_opts opts;
+	char flow_text[NP_MIXED_FLOWS_MAX][NP_FLOW_TEXT_MAX];
+	struct np_mixed m;
+};
+
+/* The mixed members of np_plan_opts (NP_PLAN_OPTS_MIXED) parsed into ret:
+ * flows (each an input error naming its column), the default class and
+ * the weights ("latency=1,throughput=3").  Input errors are NP_PHASE_INPUT. */
+int np_mixed_opts_parse(const struct np_plan_opts *o, struct np_mixed_plan *ret,
+			struct np_error *err);
+/* Whether opts give any mixed option (flows, default class, weights). */
+bool np_mixed_opts_given(const struct np_plan_opts *o);
+
+/*
+ * The mixed part of the policy record (np_store.h): the options as applied
+ * and, per class, what netpolicy gave it and made for it.  A library
+ * caller finds a class's CPUs in cls[CLASS].cpus (np_store_policy_load).
+ */
+struct np_class_record {
+	bool used;			/* the class has flows or is the default class */
+	unsigned weight;		/* its weight, as planned */
+	unsigned q_first, n_q;		/* its queues: q_first .. q_first + n_q - 1 */
+	struct np_cpumask cpus;		/* its CPUs (every thread of its cores) */
+	uint32_t rss_context;		/* the RSS context netpolicy made for it, 0: none */
+	unsigned n_rules;
+	uint32_t rules[NP_MIXED_OWNED_MAX];	/* ntuple rule locations netpolicy made */
+};
+
+struct np_mixed_record {
+	unsigned n_flows;
+	char flows[NP_MIXED_FLOWS_MAX][NP_FLOW_TEXT_MAX];	/* "CLASS:SPEC" as given */
+	enum np_class deflt;
+	struct np_class_record cls[NP_CLASS__COUNT];
+};
+
+void np_mixed_record_from_plan(const struct np_mixed_plan *mp, struct np_mixed_record *ret);
+/* What it says netpolicy made: the rules and contexts a plan may replace. */
+void np_mixed_record_owned(const struct np_mixed_record *r, struct np_owned *ret);
+/* "latency=1,throughput=2,cpu=1": the weights of its classes, every class. */
+void np_mixed_record_weights(const struct np_mixed_record *r, char *buf, size_t len);
+/* JSON both ways (apply/records_mixed.c): {"flows": [TEXT...], "default":
+ * CLASS, "classes": {CLASS: {"weight", "queues": {"first", "count"},
+ * "cpus": CPULIST, "rss_context", "rules": [LOCATION...]}}}, only the used
+ * classes; the reader is strict (every flow parses, counts in range). */
+int np_mixed_record_to_json(const struct np_mixed_record *r, struct json_object **ret);
+int np_mixed_record_from_json(struct json_object *obj, const char *what,
+			      struct np_mixed_record *ret, struct np_error *err);
 
 /* "latency=1,throughput=3" style: one CLASS=N into opts->weight. */
 int np_mixed_weight_parse(const char *text, struct np_mixed_opts *opts, struct np_error *err);

@@ -17,6 +17,7 @@
 
 struct np_plan;
 struct np_step;
+struct np_mixed_plan;
 
 /* One knob: how it differs between two states and how to write it.  The
  * table in knob.c lists them in the order KERNEL.md requires for an apply. */
@@ -85,8 +86,18 @@ struct np_note {
  *   the most the other devices still need (0: none), so a device's reset
  *   or switch never takes away what another device's policy needs.
  */
+/* The ntuple rule locations and RSS context ids netpolicy made on the
+ * device (its policy record): the only ones a plan may delete or replace. */
+#define NP_OWNED_MAX 64
+struct np_owned {
+	unsigned n_ctx, n_rules;
+	uint32_t ctx[NP_OWNED_MAX];
+	uint32_t rules[NP_OWNED_MAX];
+};
+
 struct np_plan_base {
 	const struct np_state *pristine;	/* NULL: the live state is pristine */
+	struct np_owned owned;			/* from the policy record */
 	bool shared;				/* shared_pristine is valid */
 	struct np_sysctl shared_pristine;
 	struct np_sysctl others;
@@ -96,6 +107,7 @@ struct np_plan {
 	const struct np_policy *policy;	/* NULL for a rollback plan */
 	char cpus[256];			/* the --cpus it was planned with, "" for the default */
 	char drop[128];			/* knobs left as they are (np_plan_opts.drop), "" none */
+	struct np_mixed_plan *mixed;	/* the mixed policy's options and classes, else NULL */
 	struct np_state *target;
 	struct np_step *steps;
 	size_t n_steps, cap_steps;
@@ -173,6 +185,10 @@ int np_plan_refine(const struct np_plan *plan, const struct np_state *now,
  * without (apply/refuse.c). */
 int np_plan_without(const struct np_plan *plan, const struct np_state *now, const char *drop,
 		    struct np_plan **ret, struct np_error *err);
+
+/* Remove from s the rules and contexts listed in o (what netpolicy made):
+ * what a plan replaces, and what one without the mixed policy removes. */
+void np_steer_drop_owned(struct np_steer *s, const struct np_owned *o);
 
 /* Format helpers shared by the knobs. */
 void np_fmt_u32(char *buf, size_t len, uint32_t v);

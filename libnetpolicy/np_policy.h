@@ -45,6 +45,9 @@ struct np_policy {
 	uint32_t napi_defer_hard_irqs;
 	uint64_t gro_flush_timeout;		/* ns */
 	uint32_t busy_poll, busy_read;		/* us; 0: leave as they are */
+	/* The mixed policy: classes of flows on one NIC (np_plan_mixed) on
+	 * top of the rest; a custom policy based on it is mixed too. */
+	bool mixed;
 	/* Why, per knob, for `netpolicy policies` and the man page. */
 	const char *why_channels, *why_irq, *why_coalesce, *why_rings, *why_rss, *why_steering,
 		*why_napi;
@@ -75,6 +78,11 @@ void np_cpu_order_clear(struct np_cpu_order *o);
 int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 		   const struct np_state *st, const struct np_plan_base *base,
 		   struct np_plan *plan, struct np_error *err);
+/* np_plan_compute_base with the mixed policy's options already parsed
+ * (mixed, may be NULL: parsed from opts), as a plan made again keeps them. */
+int np_plan_compute_mixed(const struct np_policy *policy, const struct np_plan_opts *opts,
+			  const struct np_mixed_plan *mixed, const struct np_state *state,
+			  const struct np_plan_base *base, struct np_plan **ret, struct np_error *err);
 /* The pure part of np_plan_compute: plan and diff from `state` and `base`. */
 int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_opts *opts,
 			 const struct np_state *state, const struct np_plan_base *base,

@@ -53,10 +53,13 @@ struct np_apply_result {
 	char renamed_to[16];		/* vanished: the device now has this name */
 };
 
+struct np_mixed_record;
 struct np_active {
 	char policy[32];
 	char cpus[256];		/* the --cpus it was planned with, "" for the default */
 	char drop[128];		/* knobs the driver refused, left out (np_plan_opts.drop) */
+	struct np_mixed_record *mixed;	/* the mixed policy's record, else NULL */
+	char weights[64];	/* mixed: "latency=1,throughput=2,cpu=1" */
 };
 
 /* Fill err (if non-NULL) and return code (a negative errno).  knob is static. */

@@ -30,6 +30,7 @@
 
 #include <json-c/json.h>
 
+#include "np_mixed.h"
 #include "np_private.h"
 
 #define NP_STORE_MAX_FILE (16u << 20)
@@ -96,10 +97,15 @@ struct np_ident {
 void np_ident_of(struct np_ctx *ctx, const struct np_state *st, struct np_ident *ret);
 bool np_ident_same(const struct np_ident *a, const struct np_ident *b);
 
+/* Version 2 (written since the mixed policy) adds "mixed"; version 1
+ * records are still read (has_mixed false).  Always zeroed before it is
+ * filled: records are compared whole (memcmp). */
 struct np_policy_record {
 	char policy[32];	/* "" = none */
 	char cpus[256];		/* the --cpus it was planned with, "" for the default */
 	char drop[128];		/* knobs the driver refused, left out ("" none) */
+	bool has_mixed;		/* the mixed policy: its options and classes */
+	struct np_mixed_record mixed;
 };
 
 struct np_tentative {

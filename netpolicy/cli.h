@@ -44,6 +44,12 @@ struct cli {
 	const char *state_dir;	/* as given, for the watchdog */
 	const char *model;
 	bool irqbalance_ban;	/* set, plan: ask irqbalance to leave the IRQs alone */
+	/* set mixed: --flow (in order), --default, --weight (joined by ',') */
+#define CLI_FLOWS_MAX 32
+	const char *flows[CLI_FLOWS_MAX];
+	size_t n_flows;
+	const char *default_class;
+	char weights[128];
 	const char *root;	/* --root DIR (tests): sysfs, procfs, /etc, /run below DIR */
 	/* plan: the per-device JSON documents set would print are appended to
 	 * this array instead, to be printed as one document */
@@ -118,7 +124,13 @@ int cli_spawn_watchdog(struct cli *c, unsigned long long token, long long deadli
 
 /* Plan POLICY for c->device and apply it (or print it with --dry-run), as set
  * does; returns the exit code. */
-int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cpus);
+int cli_set_device(struct cli *c, const struct np_policy *policy, const struct np_plan_opts *opts);
+/* The mixed options of the command line into opts (NP_PLAN_OPTS_MIXED). */
+void cli_mixed_opts(const struct cli *c, struct np_plan_opts *opts);
+/* The mixed options a device was set with (its record) into opts, to plan
+ * it again the same way; flows must have room for CLI_FLOWS_MAX. */
+void cli_active_mixed_opts(const struct np_active *a, struct np_plan_opts *opts,
+			   const char **flows);
 /* Print a JSON document, or append it to c->json_out. */
 void cli_emit_json(struct cli *c, struct json_object *obj);
 /* Apply a plan and report (text or JSON); returns the exit code. */

@@ -57,6 +57,7 @@ static int validate_devices(struct cli *c, const struct np_config *cfg, const ch
 
 		if (only && strcmp(only, np_config_ifname(cfg, i)))
 			continue;
+		np_config_mixed_opts(cfg, i, &opts);
 		np_error_clear(err);
 		/* through the ctx: custom policies too */
 		if (np_policy_find(c->ctx, np_config_policy(cfg, i), &policy, err) < 0 ||
@@ -125,6 +126,7 @@ int cmd_plan(struct cli *c)
 	}
 	for (size_t i = 0; i < np_config_n_devices(cfg); i++) {
 		const char *name = np_config_policy(cfg, i);
+		struct np_plan_opts opts = { .cpus = np_config_cpus(cfg, i) };
 		const struct np_policy *policy;
 		size_t before = devs ? json_object_array_length(devs) : 0;
 		int r;
@@ -136,11 +138,12 @@ int cmd_plan(struct cli *c)
 			break;
 		c->device = np_config_ifname(cfg, i);
 		c->changed = false;
+		np_config_mixed_opts(cfg, i, &opts);
 		/* the configuration was validated: the name is known */
 		if (np_policy_find(c->ctx, name, &policy, err) < 0)
 			r = cli_fail(c, err);
 		else
-			r = cli_set_device(c, policy, np_config_cpus(cfg, i));
+			r = cli_set_device(c, policy, &opts);
 		if (devs && finish_entry(c, devs, before, name, r))
 			changed = true;
 		/* a device left as it was or rolled back, the others done */

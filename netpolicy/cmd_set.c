@@ -5,9 +5,34 @@
 
 #include "cli.h"
 
-int cli_set_device(struct cli *c, const struct np_policy *policy, const char *cpus)
+void cli_mixed_opts(const struct cli *c, struct np_plan_opts *opts)
 {
-	struct np_plan_opts opts = { .cpus = cpus };
+	opts->flags |= NP_PLAN_OPTS_MIXED;
+	opts->flows = c->flows;
+	opts->n_flows = c->n_flows;
+	opts->default_class = c->default_class;
+	opts->weights = c->weights[0] ? c->weights : NULL;
+}
+
+void cli_active_mixed_opts(const struct np_active *a, struct np_plan_opts *opts,
+			   const char **flows)
+{
+	size_t n = np_active_n_flows(a);
+
+	if (!np_active_default_class(a))
+		return;
+	for (size_t i = 0; i < n && i < CLI_FLOWS_MAX; i++)
+		flows[i] = np_active_flow(a, i);
+	opts->flags |= NP_PLAN_OPTS_MIXED;
+	opts->flows = flows;
+	opts->n_flows = n < CLI_FLOWS_MAX ? n : CLI_FLOWS_MAX;
+	opts->default_class = np_active_default_class(a);
+	opts->weights = np_active_weights(a);
+}
+
+int cli_set_device(struct cli *c, const struct np_policy *policy, const struct np_plan_opts *o)
+{
+	struct np_plan_opts opts = *o;
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct json_object *obj = NULL;
@@ -52,6 +77,7 @@ out:
 
 int cmd_set(struct cli *c)
 {
+	struct np_plan_opts opts = { .cpus = c->cpus };
 	const struct np_policy *policy;
 	CLI_ERROR(err);
 
@@ -62,7 +88,8 @@ int cmd_set(struct cli *c)
 	np_error_clear(err);
 	if (np_policy_find(c->ctx, c->argv[0], &policy, err) < 0)
 		return cli_fail(c, err);
-	return cli_set_device(c, policy, c->cpus);
+	cli_mixed_opts(c, &opts);
+	return cli_set_device(c, policy, &opts);
 }
 
 /* netpolicy DEVICE check [POLICY]: does the device match its plan? */
@@ -71,6 +98,7 @@ int cmd_check(struct cli *c)
 	const char *text;
 	const struct np_policy *policy;
 	struct np_plan_opts opts = { .cpus = c->cpus };
+	const char *flows[CLI_FLOWS_MAX];
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct json_object *obj = NULL;
@@ -96,6 +124,9 @@ int cmd_check(struct cli *c)
 		if (!opts.cpus && np_active_cpus(active)[0])
 			opts.cpus = np_active_cpus(active);
 	}
+	/* a mixed device is checked against the flows it was set with */
+	if (!strcmp(name, np_active_name(active)))
+		cli_active_mixed_opts(active, &opts, flows);
 	/* What the driver refused when this policy was applied was left out
 	 * on purpose: not drift. */
 	if (np_active_drop(active)[0] && !strcmp(name, np_active_name(active)) &&

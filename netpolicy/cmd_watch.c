@@ -95,6 +95,7 @@ static int schedule_all(struct cli *c, struct due **list, size_t *n)
 static int recheck(struct cli *c, const struct due *d)
 {
 	struct np_plan_opts opts = { 0 };
+	const char *flows[CLI_FLOWS_MAX];
 	const struct np_policy *policy;
 	struct np_pending pend;
 	struct np_state *st = NULL;
@@ -126,6 +127,7 @@ static int recheck(struct cli *c, const struct due *d)
 		opts.cpus = np_active_cpus(active);
 	if (np_active_drop(active)[0])
 		opts.drop = np_active_drop(active);
+	cli_active_mixed_opts(active, &opts, flows);
 	if (np_policy_find(c->ctx, np_active_name(active), &policy, err) < 0 ||
 	    np_discover(c->ctx, d->ifname, &st, err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {

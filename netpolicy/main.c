@@ -43,7 +43,7 @@ static const struct command commands[] = {
 
 enum {
 	OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
-	OPT_POLICY_DIR, OPT_WAIT, OPT_STRICT, OPT_IRQBALANCE_BAN,
+	OPT_POLICY_DIR, OPT_WAIT, OPT_STRICT, OPT_IRQBALANCE_BAN, OPT_FLOW, OPT_DEFAULT, OPT_WEIGHT,
 };
 
 struct cli_option {
@@ -66,6 +66,11 @@ static const struct cli_option options[] = {
 	{ "dry-run", 'n', NULL, "set reset plan", "print the plan, change nothing" },
 	{ "cpus", OPT_CPUS, "LIST", "set check", "CPUs the policy may use (default: online, not isolated)" },
 	{ "confirm", OPT_CONFIRM, "SECS", "set", "roll back after SECS unless 'DEVICE confirm' comes first" },
+	{ "flow", OPT_FLOW, "CLASS:SPEC", "set",
+	  "mixed: steer the flows SPEC names to CLASS (repeat it; netpolicy-flows(7))" },
+	{ "default", OPT_DEFAULT, "CLASS", "set", "mixed: the class of unclassified traffic (throughput)" },
+	{ "weight", OPT_WEIGHT, "CLASS=N,...", "set",
+	  "mixed: the classes' shares of queues and cores (latency=1,throughput=2,cpu=1)" },
 	{ "strict", OPT_STRICT, NULL, "set plan", "all or nothing: a knob the driver refuses fails the apply" },
 	{ "config", OPT_CONFIG, "FILE", "plan", "the devices and their policies (default " NP_CONFIG_PATH ")" },
 	{ "irqbalance-ban", OPT_IRQBALANCE_BAN, NULL, "set plan",
@@ -403,6 +408,20 @@ int main(int argc, char **argv)
 		case OPT_CONFIG: c.config = optarg; break;
 		case OPT_STRICT: c.strict = true; break;
 		case OPT_IRQBALANCE_BAN: c.irqbalance_ban = true; break;
+		case OPT_FLOW:
+			if (c.n_flows == CLI_FLOWS_MAX)
+				return cli_usage_error("--flow: at most %d flows", CLI_FLOWS_MAX);
+			c.flows[c.n_flows++] = optarg;
+			break;
+		case OPT_DEFAULT: c.default_class = optarg; break;
+		case OPT_WEIGHT:
+			/* repeated: the later ones add to (or override) the earlier */
+			if (strlen(c.weights) + strlen(optarg) + 2 > sizeof(c.weights))
+				return cli_usage_error("--weight: too long");
+			if (c.weights[0])
+				strcat(c.weights, ",");
+			strcat(c.weights, optarg);
+			break;
 		case OPT_CONFIRM:
 			c.confirm = parse_seconds(optarg, 1, 86400);
 			if (c.confirm < 0)

@@ -42,6 +42,7 @@ static bool has_hardware(struct cli *c, const char *ifname)
 int cli_plan_default(struct cli *c, const char *only, const char *config_path)
 {
 	struct json_object *doc = NULL, *devs = NULL;
+	static const struct np_plan_opts none;
 	const struct np_policy *policy;
 	CLI_ERROR(err);
 	char **names = NULL;
@@ -72,7 +73,7 @@ int cli_plan_default(struct cli *c, const char *only, const char *config_path)
 		if (only ? strcmp(only, names[i]) != 0 : !has_hardware(c, names[i]))
 			continue;
 		c->device = names[i];
-		r = cli_set_device(c, policy, NULL);
+		r = cli_set_device(c, policy, &none);
 		if (r > rc)
 			rc = r;
 	}

@@ -25,11 +25,12 @@ static const char *str(struct json_object *o, const char *key)
 }
 
 /* A typed value of a change (netpolicy-json(7)) as the text diff shows it. */
-static void put_value(FILE *out, struct json_object *v)
+static void put_value(FILE *out, struct json_object *v, bool steer)
 {
 	switch (json_object_get_type(v)) {
 	case json_type_null:
-		fputs("(new queue)", out);
+		/* a rule or context made or removed; else a queue a step opens */
+		fputs(steer ? "(none)" : "(new queue)", out);
 		break;
 	case json_type_boolean:
 		fputs(json_object_get_boolean(v) ? "on" : "off", out);
@@ -74,10 +75,13 @@ void render_plan(FILE *out, struct json_object *plan, const char *verb)
 		for (size_t k = 0; ch && k < json_object_array_length(ch); k++) {
 			struct json_object *c = json_object_array_get_idx(ch, k);
 
+			bool steer = !strcmp(str(s, "knob"), "ntuple") ||
+				     !strcmp(str(s, "knob"), "rss-context");
+
 			fprintf(out, "  %s: %s ", str(s, "knob"), str(c, "what"));
-			put_value(out, get(c, "before"));
+			put_value(out, get(c, "before"), steer);
 			fputs(" -> ", out);
-			put_value(out, get(c, "after"));
+			put_value(out, get(c, "after"), steer);
 			fputc('\n', out);
 		}
 	}

@@ -168,12 +168,27 @@ NP_EXPORT int np_policy_from_json(struct json_object *obj, struct np_policy **re
 NP_EXPORT int np_policies_list_json(struct np_ctx *ctx, struct json_object **ret,
 				    struct np_error *err);
 
+/* np_plan_opts.flags */
+enum np_plan_flags {
+	/* the mixed members below are filled (NULL / 0: not given) */
+	NP_PLAN_OPTS_MIXED = 1u << 0,
+};
+
 struct np_plan_opts {
 	const char *cpus;	/* cpulist the policy may use ("0-7,16"), or NULL */
-	unsigned flags;		/* reserved, 0 */
+	unsigned flags;		/* enum np_plan_flags */
 	/* Knobs the plan leaves as they are, comma-separated ("coalesce,rings"):
 	 * refinements the driver refused (np_apply_result.dropped), or NULL. */
 	const char *drop;
+	/* The mixed policy (with NP_PLAN_OPTS_MIXED; any of them given with
+	 * another policy is an input error): flows "CLASS:SPEC"
+	 * (netpolicy-flows(7)), the class of unclassified traffic (NULL:
+	 * throughput), the classes' weights "CLASS=N[,CLASS=N]" (NULL: the
+	 * defaults, latency 1, throughput 2, cpu 1). */
+	const char *const *flows;
+	size_t n_flows;
+	const char *default_class;
+	const char *weights;
 };
 
 /* No I/O on the device.  Reads the state directory (never creates it): the
@@ -313,6 +328,18 @@ NP_EXPORT const char *np_active_name(const struct np_active *active);
 NP_EXPORT const char *np_active_cpus(const struct np_active *active);
 /* knobs the driver refused, left out (np_plan_opts.drop), "" when none */
 NP_EXPORT const char *np_active_drop(const struct np_active *active);
+/* The mixed policy's options as applied, to plan it again the same way
+ * (np_plan_opts): its flows (0 and NULL for another policy), its default
+ * class and its weights ("latency=1,throughput=2,cpu=1"); NULL when the
+ * policy is not mixed. */
+NP_EXPORT size_t np_active_n_flows(const struct np_active *active);
+NP_EXPORT const char *np_active_flow(const struct np_active *active, size_t i);
+NP_EXPORT const char *np_active_default_class(const struct np_active *active);
+NP_EXPORT const char *np_active_weights(const struct np_active *active);
+/* The classes of a device in mixed mode, {CLASS: {"weight", "queues":
+ * {"first", "count"}, "cpus", "rss_context", "rules": [LOCATION...]}}
+ * (netpolicy-json(7)); *ret NULL when the policy is not mixed. */
+NP_EXPORT int np_active_classes_json(const struct np_active *active, struct json_object **ret);
 
 /* --- change notifications (netpolicy watch) ---------------------------------- */
 
@@ -368,6 +395,9 @@ NP_EXPORT const char *np_config_policy(const struct np_config *cfg, size_t i);
 NP_EXPORT const char *np_config_cpus(const struct np_config *cfg, size_t i);
 /* Line of the device's [section] header. */
 NP_EXPORT unsigned np_config_line(const struct np_config *cfg, size_t i);
+/* A mixed device's flow, default-class and weight keys into opts
+ * (NP_PLAN_OPTS_MIXED), valid as long as cfg; nothing for other policies. */
+NP_EXPORT void np_config_mixed_opts(const struct np_config *cfg, size_t i, struct np_plan_opts *opts);
 /* Index of IFNAME's section, or -ENOENT. */
 NP_EXPORT int np_config_find(const struct np_config *cfg, const char *ifname, size_t *ret);
 /* {"path": ..., "devices": [{"ifname", "policy", "cpus" (or null), "line"}]} */

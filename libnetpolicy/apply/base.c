@@ -59,6 +59,7 @@ static int load_base(struct np_store *s, void *ud, struct np_error *err)
 	struct base_load *b = ud;
 	struct np_state *pristine = NULL;
 	struct np_sysctl_record own;
+	struct np_policy_record rec;
 	struct np_ident pid, id;
 
 	/* A snapshot of an earlier device of this name is not this one's. */
@@ -69,6 +70,11 @@ static int load_base(struct np_store *s, void *ud, struct np_error *err)
 		else
 			np_state_free(pristine);
 	}
+	/* What netpolicy made on this device (the mixed policy's rules and
+	 * contexts): a plan replaces or removes those, never others. */
+	if (b->base->pristine && err->code != -ENOMEM && np_store_policy_load(s, &rec, err) >= 0 &&
+	    rec.has_mixed)
+		np_mixed_record_owned(&rec.mixed, &b->base->owned);
 	/* The device's own record first: it saw the pristine values before it
 	 * raised anything. */
 	if (err->code != -ENOMEM && np_store_sysctl_load(s, &own, err) >= 0) {

@@ -206,14 +206,29 @@ int np_store_pristine_save(struct np_store *s, const struct np_state *st,
 
 /* --- policy record -------------------------------------------------------------- */
 
+/* Version 2 added "mixed" (null for the other policies); version 1 is still
+ * read, as a record without it. */
+#define POLICY_VERSION 2
+
 int np_policy_record_to_json(const struct np_policy_record *rec, struct json_object **ret)
 {
-	struct json_object *doc = doc_new(POLICY_FORMAT, 1);
+	struct json_object *doc = doc_new(POLICY_FORMAT, POLICY_VERSION), *mixed = NULL;
 
+	if (rec->has_mixed && np_mixed_record_to_json(&rec->mixed, &mixed) < 0) {
+		json_object_put(doc);
+		return -ENOMEM;
+	}
 	if (!add(&doc, "policy", json_object_new_string(rec->policy)) ||
 	    !add(&doc, "cpus", json_object_new_string(rec->cpus)) ||
-	    !add(&doc, "drop", json_object_new_string(rec->drop)))
+	    !add(&doc, "drop", json_object_new_string(rec->drop))) {
+		json_object_put(mixed);
 		return -ENOMEM;
+	}
+	if (json_object_object_add(doc, "mixed", mixed) < 0) {
+		json_object_put(mixed);
+		json_object_put(doc);
+		return -ENOMEM;
+	}
 	*ret = doc;
 	return 0;
 }
@@ -222,9 +237,14 @@ int np_policy_record_from_json(struct json_object *obj, const char *what,
 			       struct np_policy_record *ret, struct np_error *err)
 {
 	struct np_policy_record rec;
-	int r;
+	struct json_object *mixed = NULL, *v;
+	int r, version = POLICY_VERSION;
 
-	r = np_json_check_format(obj, POLICY_FORMAT, 1, what, err);
+	memset(&rec, 0, sizeof(rec));
+	if (json_object_object_get_ex(obj, "version", &v) && json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) == 1)
+		version = 1;
+	r = np_json_check_format(obj, POLICY_FORMAT, version, what, err);
 	if (r >= 0)
 		r = get_string(obj, "policy", rec.policy, sizeof(rec.policy), what, err);
 	if (r >= 0)
@@ -233,8 +253,31 @@ int np_policy_record_from_json(struct json_object *obj, const char *what,
 		r = get_string(obj, "drop", rec.drop, sizeof(rec.drop), what, err);
 	if (r >= 0 && !rec.policy[0])
 		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: empty policy name", what);
+	if (r >= 0 && version == 2 && !json_object_object_get_ex(obj, "mixed", &mixed))
+		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: mixed: missing", what);
+	if (r >= 0 && mixed) {
+		rec.has_mixed = true;
+		r = np_mixed_record_from_json(mixed, what, &rec.mixed, err);
+	}
 	if (r >= 0)
 		*ret = rec;
+	return r;
+}
+
+/* load_doc for either version of the policy record. */
+static int load_policy_doc(struct np_store *s, struct json_object **ret, struct np_error *err)
+{
+	char what[PATH_MAX + 32], *text;
+	size_t len;
+	int r;
+
+	r = np_store_read(s, NP_FILE_POLICY, &text, &len, err);
+	if (r < 0)
+		return r;
+	snprintf(what, sizeof(what), "%s/%s.%s", s->ctx->state_dir, s->ifname,
+		 np_store_file_name(NP_FILE_POLICY));
+	r = np_json_parse_strict(text, len, what, ret, err);
+	free(text);
 	return r;
 }
 
@@ -244,7 +287,7 @@ int np_store_policy_load(struct np_store *s, struct np_policy_record *ret, struc
 	char what[IFNAMSIZ + 16];
 	int r;
 
-	r = load_doc(s, NP_FILE_POLICY, POLICY_FORMAT, 1, &doc, err);
+	r = load_policy_doc(s, &doc, err);
 	if (r < 0)
 		return r;
 	snprintf(what, sizeof(what), "%s.policy", s->ifname);

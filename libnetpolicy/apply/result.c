@@ -102,6 +102,8 @@ const char *np_apply_result_renamed_to(const struct np_apply_result *res)
 
 void np_active_free(struct np_active *active)
 {
+	if (active)
+		free(active->mixed);
 	free(active);
 }
 

@@ -41,9 +41,10 @@ int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *r
 	return r;
 }
 
+/* Records are zeroed before they are filled (np_store.h): compared whole. */
 static bool same_record(const struct np_policy_record *a, const struct np_policy_record *b)
 {
-	return !strcmp(a->policy, b->policy) && !strcmp(a->cpus, b->cpus) && !strcmp(a->drop, b->drop);
+	return !memcmp(a, b, sizeof(*a));
 }
 
 /* A record to load: absent is none; damaged is an error. */
@@ -95,6 +96,11 @@ static int apply_commit(struct np_engine *e, const struct np_state *cur, const s
 		snprintf(c->policy_rec.policy, sizeof(c->policy_rec.policy), "%s", plan->policy->name);
 		snprintf(c->policy_rec.cpus, sizeof(c->policy_rec.cpus), "%s", plan->cpus);
 		snprintf(c->policy_rec.drop, sizeof(c->policy_rec.drop), "%s", e->drop);
+		/* the mixed policy's classes and what netpolicy makes for them:
+		 * the rules and contexts it may remove later */
+		c->policy_rec.has_mixed = plan->mixed != NULL;
+		if (plan->mixed)
+			np_mixed_record_from_plan(plan->mixed, &c->policy_rec.mixed);
 		if (has_rec && same_record(&rec, &c->policy_rec))
 			c->policy = NP_REC_KEEP;
 	}
@@ -274,16 +280,48 @@ int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 	return r;
 }
 
+/*
+ * Reset removes what netpolicy made and nothing else: the rules and RSS
+ * contexts its record names go, every other one stays as it is now (a
+ * foreign rule made after netpolicy's first change is not netpolicy's to
+ * remove, nor one deleted by hand since its to restore).  rec NULL: none.
+ */
+static int reset_steer(struct np_state *goal, const struct np_state *cur,
+		       const struct np_policy_record *rec)
+{
+	struct np_owned own;
+	struct np_steer s;
+
+	memset(&own, 0, sizeof(own));
+	if (np_steer_copy(&s, &cur->dev.steer) < 0) {
+		np_steer_clear(&s);
+		return -ENOMEM;
+	}
+	if (rec && rec->has_mixed)
+		np_mixed_record_owned(&rec->mixed, &own);
+	np_steer_drop_owned(&s, &own);
+	np_steer_clear(&goal->dev.steer);
+	goal->dev.steer = s;
+	return 0;
+}
+
 struct saved_pristine {
 	struct np_state *state;
 	struct np_ident id;
+	bool has_rec;
+	struct np_policy_record rec;
 };
 
 static int load_pristine(struct np_store *s, void *ud, struct np_error *err)
 {
 	struct saved_pristine *p = ud;
+	struct np_error ignored;
 	int r = np_store_pristine_load(s, &p->state, &p->id, err);
 
+	/* a damaged record names nothing netpolicy made */
+	np_error_clear(&ignored);
+	if (r >= 0)
+		p->has_rec = np_store_policy_load(s, &p->rec, &ignored) >= 0;
 	return r < 0 ? r : 1;
 }
 
@@ -314,7 +352,9 @@ int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 		goto out;
 	}
 	/* Machine-wide sysctls: what the other devices still need. */
-	if (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 || np_plan_new(&plan) < 0) {
+	if (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
+	    reset_steer(pristine, cur, saved.has_rec ? &saved.rec : NULL) < 0 ||
+	    np_plan_new(&plan) < 0) {
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		goto out;
 	}
@@ -355,8 +395,11 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 			       .pristine = NP_REC_REMOVE, .sysctl = NP_REC_REMOVE };
 	struct np_state *cur = NULL, *pristine = NULL;
 	struct np_plan *plan = NULL;
+	struct np_policy_record rec;
+	struct np_error ignored;
 	struct np_ident pid;
 	struct np_engine e;
+	bool has_rec = false;
 	int r;
 
 	(void)flags;
@@ -378,8 +421,13 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 			r = forget_records(&e.store, err);
 		goto out;
 	}
-	/* Machine-wide sysctls: what the other devices still need. */
-	if (r >= 0 && np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0)
+	/* Machine-wide sysctls: what the other devices still need; rules and
+	 * contexts: what netpolicy made goes, nothing else */
+	np_error_clear(&ignored);
+	if (r >= 0)
+		has_rec = np_store_policy_load(&e.store, &rec, &ignored) >= 0;
+	if (r >= 0 && (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
+		       reset_steer(pristine, cur, has_rec ? &rec : NULL) < 0))
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	/* What will change, for the caller to show: from the same read. */
 	if (r >= 0 && ret_plan) {
@@ -422,6 +470,13 @@ static int read_active(struct np_ctx *ctx, const char *ifname, struct np_active 
 	snprintf(ret->policy, sizeof(ret->policy), "%s", rec.policy);
 	snprintf(ret->cpus, sizeof(ret->cpus), "%s", rec.cpus);
 	snprintf(ret->drop, sizeof(ret->drop), "%s", rec.drop);
+	if (rec.has_mixed) {
+		ret->mixed = malloc(sizeof(*ret->mixed));
+		if (!ret->mixed)
+			return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+		*ret->mixed = rec.mixed;
+		np_mixed_record_weights(ret->mixed, ret->weights, sizeof(ret->weights));
+	}
 	return 0;
 }
 

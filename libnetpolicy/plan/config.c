@@ -6,6 +6,12 @@
  *	policy = throughput
  *	cpus = 0-7
  *
+ *	[eth1]
+ *	policy = mixed
+ *	flow = latency:tcp:6379		(one per line, as many as --flow)
+ *	default-class = throughput
+ *	weight = latency=1,throughput=2
+ *
  * Validation is strict and complete before anything is returned: a boot-time
  * "plan" must not tune half the machine and then stop on a typo, so every
  * error is found here, one line naming FILE:LINE.
@@ -19,7 +25,8 @@
 #include <json-c/json.h>
 
 #include "np_cpumask.h"
-#include "np_private.h"
+#include "np_mixed.h"
+#include "np_policy.h"
 
 struct entry {
 	char ifname[IFNAMSIZ];
@@ -27,6 +34,11 @@ struct entry {
 	char *cpus;		/* as written, or NULL */
 	unsigned line;		/* of the [section] header */
 	unsigned policy_line, cpus_line;
+	/* the mixed policy's: flows, default class and weights as written */
+	char *flows[NP_MIXED_FLOWS_MAX];
+	size_t n_flows;
+	char *default_class, *weights;
+	unsigned mixed_line;	/* the first of them, 0 none */
 };
 
 struct np_config {
@@ -40,8 +52,13 @@ void np_config_free(struct np_config *cfg)
 {
 	if (!cfg)
 		return;
-	for (size_t i = 0; i < cfg->n; i++)
+	for (size_t i = 0; i < cfg->n; i++) {
 		free(cfg->dev[i].cpus);
+		for (size_t k = 0; k < cfg->dev[i].n_flows; k++)
+			free(cfg->dev[i].flows[k]);
+		free(cfg->dev[i].default_class);
+		free(cfg->dev[i].weights);
+	}
 	free(cfg->dev);
 	free(cfg->path);
 	free(cfg);
@@ -109,6 +126,50 @@ static int section(struct np_config *cfg, char *s, unsigned line, struct np_erro
 	return 0;
 }
 
+/* flow, default-class, weight: checked as the planner reads them. */
+static int mixed_key(struct np_config *cfg, struct entry *e, const char *key, const char *value,
+		     unsigned line, struct np_error *err)
+{
+	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED };
+	struct np_mixed_plan *mp;
+	struct np_error why;
+	char **slot;
+	int r;
+
+	if (!strcmp(key, "flow")) {
+		if (e->n_flows == NP_MIXED_FLOWS_MAX)
+			return fail(err, cfg, line, "[%s]: more than %d flows", e->ifname,
+				    NP_MIXED_FLOWS_MAX);
+		o.flows = &value;
+		o.n_flows = 1;
+		slot = &e->flows[e->n_flows];
+	} else if (!strcmp(key, "default-class")) {
+		o.default_class = value;
+		slot = &e->default_class;
+	} else {
+		o.weights = value;
+		slot = &e->weights;
+	}
+	if (*slot)
+		return fail(err, cfg, line, "[%s]: %s given twice", e->ifname, key);
+	mp = malloc(sizeof(*mp));
+	if (!mp)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	np_error_clear(&why);
+	r = np_mixed_opts_parse(&o, mp, &why);
+	free(mp);
+	if (r < 0)
+		return fail(err, cfg, line, "%s", why.msg);
+	*slot = strdup(value);
+	if (!*slot)
+		return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
+	if (!strcmp(key, "flow"))
+		e->n_flows++;
+	if (!e->mixed_line)
+		e->mixed_line = line;
+	return 0;
+}
+
 static int assignment(struct np_config *cfg, char *s, unsigned line, struct np_error *err)
 {
 	char *eq = strchr(s, '='), *key, *value;
@@ -122,12 +183,16 @@ static int assignment(struct np_config *cfg, char *s, unsigned line, struct np_e
 	value = trim(eq + 1);
 	if (!*key)
 		return fail(err, cfg, line, "missing key before '='");
-	if (strcmp(key, "policy") && strcmp(key, "cpus"))
-		return fail(err, cfg, line, "unknown key '%s' (valid: policy, cpus)", key);
+	if (strcmp(key, "policy") && strcmp(key, "cpus") && strcmp(key, "flow") &&
+	    strcmp(key, "default-class") && strcmp(key, "weight"))
+		return fail(err, cfg, line, "unknown key '%s' (valid: policy, cpus, flow, "
+			    "default-class, weight)", key);
 	if (!e)
 		return fail(err, cfg, line, "'%s' before any [DEVICE] section", key);
 	if (!*value)
 		return fail(err, cfg, line, "%s: empty value", key);
+	if (strcmp(key, "policy") && strcmp(key, "cpus"))
+		return mixed_key(cfg, e, key, value, line, err);
 
 	if (!strcmp(key, "policy")) {
 		if (e->policy_line)
@@ -204,10 +269,15 @@ static int parse(struct np_config *cfg, char *text, size_t len, struct np_error 
 		if (r < 0)
 			return r;
 	}
-	for (size_t i = 0; i < cfg->n; i++)
+	for (size_t i = 0; i < cfg->n; i++) {
 		if (!cfg->dev[i].policy)
 			return fail(err, cfg, cfg->dev[i].line,
 				    "[%s]: no policy (add 'policy = NAME')", cfg->dev[i].ifname);
+		if (cfg->dev[i].mixed_line && !cfg->dev[i].policy->mixed)
+			return fail(err, cfg, cfg->dev[i].mixed_line, "[%s]: flow, default-class "
+				    "and weight are for the mixed policy, not %s",
+				    cfg->dev[i].ifname, np_policy_name(cfg->dev[i].policy));
+	}
 	return 0;
 }
 
@@ -273,6 +343,19 @@ const char *np_config_cpus(const struct np_config *cfg, size_t i)
 	return cfg && i < cfg->n ? cfg->dev[i].cpus : NULL;
 }
 
+void np_config_mixed_opts(const struct np_config *cfg, size_t i, struct np_plan_opts *opts)
+{
+	const struct entry *e = cfg && i < cfg->n ? &cfg->dev[i] : NULL;
+
+	if (!e || !e->policy->mixed)
+		return;
+	opts->flags |= NP_PLAN_OPTS_MIXED;
+	opts->flows = (const char *const *)e->flows;
+	opts->n_flows = e->n_flows;
+	opts->default_class = e->default_class;
+	opts->weights = e->weights;
+}
+
 unsigned np_config_line(const struct np_config *cfg, size_t i)
 {
 	return cfg && i < cfg->n ? cfg->dev[i].line : 0;
@@ -305,6 +388,17 @@ int np_config_to_json(const struct np_config *cfg, struct json_object **ret)
 		json_object_object_add(d, "ifname", json_object_new_string(e->ifname));
 		json_object_object_add(d, "policy", json_object_new_string(np_policy_name(e->policy)));
 		json_object_object_add(d, "cpus", e->cpus ? json_object_new_string(e->cpus) : NULL);
+		if (e->policy->mixed) {
+			struct json_object *flows = json_object_new_array();
+
+			for (size_t k = 0; flows && k < e->n_flows; k++)
+				json_object_array_add(flows, json_object_new_string(e->flows[k]));
+			json_object_object_add(d, "flows", flows);
+			json_object_object_add(d, "default_class", e->default_class ?
+					       json_object_new_string(e->default_class) : NULL);
+			json_object_object_add(d, "weight", e->weights ?
+					       json_object_new_string(e->weights) : NULL);
+		}
 		json_object_object_add(d, "line", json_object_new_int((int)e->line));
 	}
 	json_object_object_add(o, "devices", arr);

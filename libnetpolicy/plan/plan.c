@@ -26,6 +26,7 @@ void np_plan_free(struct np_plan *plan)
 		return;
 	np_state_free(plan->target);
 	np_state_free((struct np_state *)plan->base.pristine);
+	free(plan->mixed);
 	free(plan->steps);
 	free(plan->changes);
 	free(plan->notes);

@@ -88,14 +88,6 @@ bool np_rule_overlaps(const struct ethtool_rx_flow_spec *a, const struct ethtool
 	return true;
 }
 
-static bool listed(const uint32_t *v, unsigned n, uint32_t x)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 /* Split n items over the used classes by weight, each at least one (n is
  * at least the number of used classes); largest remainders get the rest. */
 static void split(unsigned n, const struct np_mixed *m, unsigned *out)
@@ -136,7 +128,8 @@ static void split(unsigned n, const struct np_mixed *m, unsigned *out)
 }
 
 /* CPUs and IRQs: whole cores per class, local first. */
-static int plan_cpus(const struct np_state *st, struct np_mixed *m, struct np_plan *plan)
+static int plan_cpus(const struct np_state *st, const struct np_mixed_opts *opts,
+		     struct np_mixed *m, struct np_plan *plan)
 {
 	const struct np_topology *topo = &st->topo;
 	struct np_dev *t = &plan->target->dev;
@@ -146,7 +139,9 @@ static int plan_cpus(const struct np_state *st, struct np_mixed *m, struct np_pl
 	unsigned *core_cpu;
 	int r;
 
-	np_cpumask_andnot(&eligible, &topo->online, &topo->isolated);
+	eligible = opts->eligible;
+	if (np_cpumask_empty(&eligible))
+		np_cpumask_andnot(&eligible, &topo->online, &topo->isolated);
 	if (np_cpumask_empty(&eligible))
 		eligible = topo->online;
 	np_cpumask_and(&local, &st->dev.local_cpus, &eligible);
@@ -257,20 +252,11 @@ static int steer_add_ctx(struct np_steer *s, uint32_t id, const struct np_mixed_
 /* The target's steering without what netpolicy made before. */
 static void drop_owned(struct np_steer *s, const struct np_mixed_opts *o)
 {
-	unsigned n = 0;
+	struct np_owned own = { .n_ctx = o->n_owned_ctx, .n_rules = o->n_owned_rules };
 
-	for (unsigned i = 0; i < s->n_rules; i++)
-		if (!listed(o->owned_rules, o->n_owned_rules, s->rules[i].fs.location))
-			s->rules[n++] = s->rules[i];
-	s->n_rules = n;
-	n = 0;
-	for (unsigned i = 0; i < s->n_ctx; i++) {
-		if (listed(o->owned_ctx, o->n_owned_ctx, s->ctx[i].id))
-			free(s->ctx[i].indir);
-		else
-			s->ctx[n++] = s->ctx[i];
-	}
-	s->n_ctx = n;
+	memcpy(own.ctx, o->owned_ctx, sizeof(own.ctx[0]) * o->n_owned_ctx);
+	memcpy(own.rules, o->owned_rules, sizeof(own.rules[0]) * o->n_owned_rules);
+	np_steer_drop_owned(s, &own);
 }
 
 static int free_location(const struct np_steer *s, uint32_t *ret)
@@ -370,9 +356,13 @@ static int plan_steering(const struct np_state *st, const struct np_mixed_opts *
 				return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple",
 					      "flow %s: the %u-rule ntuple table is full", text, s->size);
 			note_conflicts(plan, s, n_foreign, &rule, text);
+			if (k->n_rules >= NP_MIXED_OWNED_MAX)
+				return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple", "class %s: more "
+					      "than %d rules", np_class_name(fl->cls),
+					      NP_MIXED_OWNED_MAX);
 			if (steer_add_rule(s, &rule) < 0)
 				return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
-			k->n_rules++;
+			k->rule[k->n_rules++] = rule.fs.location;
 		}
 	}
 	return 0;
@@ -439,7 +429,7 @@ int np_plan_mixed(const struct np_state *st, const struct np_mixed_opts *opts,
 				np_cpumask_set(&t->txq[q].xps_rxqs, q);
 		}
 	}
-	r = plan_cpus(st, &m, plan);
+	r = plan_cpus(st, opts, &m, plan);
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_PLAN, NULL, r == -ENOMEM ? "out of memory" :
 			      "no CPU to run the classes on");

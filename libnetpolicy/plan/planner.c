@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "np_drivers.h"
+#include "np_mixed.h"
 #include "np_policy.h"
 
 const char *np_unsupported(int e)
@@ -399,6 +400,10 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	}
 	/* knobs this policy does not own first: the policy's values win */
 	np_plan_restore(p, st, base, plan);
+	/* the ntuple rules and RSS contexts netpolicy made go unless the
+	 * mixed policy makes them again; foreign ones stay as they are */
+	if (base)
+		np_steer_drop_owned(&plan->target->dev.steer, &base->owned);
 	want = want_queues(p, st, &o, plan);
 	r = plan_channels(opts, st, want, plan, &nq);
 	if (r < 0)
@@ -416,6 +421,15 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 		goto out;
 	np_plan_rps(p, st, &o, nq, want, plan);
 	np_plan_sysctls(p, st, base, plan);
+	/* the classes on top: their IRQs, XPS, RSS tables and rules */
+	if (plan->mixed) {
+		plan->mixed->opts.eligible = eligible;
+		r = np_plan_mixed(st, &plan->mixed->opts, plan, &plan->mixed->m, err);
+		if (r < 0) {
+			np_cpu_order_clear(&o);
+			return r;
+		}
+	}
 	if (opts && opts->drop)
 		np_plan_keep(plan, st, opts->drop);
 out:
@@ -425,11 +439,42 @@ out:
 	return 0;
 }
 
+/* The mixed policy's options into plan->mixed: parsed from opts, or the
+ * ones a plan made again keeps. */
+static int mixed_options(const struct np_policy *policy, const struct np_plan_opts *opts,
+			 const struct np_mixed_plan *mixed, struct np_plan *plan,
+			 struct np_error *err)
+{
+	if (!policy->mixed) {
+		if (np_mixed_opts_given(opts))
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "flows, a default class and "
+				      "weights are for the mixed policy (set mixed --flow CLASS:SPEC), "
+				      "not for %s", policy->name);
+		return 0;
+	}
+	plan->mixed = malloc(sizeof(*plan->mixed));
+	if (!plan->mixed)
+		return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+	if (mixed) {
+		*plan->mixed = *mixed;
+		memset(&plan->mixed->m, 0, sizeof(plan->mixed->m));
+		return 0;
+	}
+	return np_mixed_opts_parse(opts, plan->mixed, err);
+}
+
 /* A plan is the planner's target plus the differ's steps from the state it
  * was planned on.  np_plan_compute (compose.c) reads the base first. */
 int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_opts *opts,
 			 const struct np_state *state, const struct np_plan_base *base,
 			 struct np_plan **ret, struct np_error *err)
+{
+	return np_plan_compute_mixed(policy, opts, NULL, state, base, ret, err);
+}
+
+int np_plan_compute_mixed(const struct np_policy *policy, const struct np_plan_opts *opts,
+			  const struct np_mixed_plan *mixed, const struct np_state *state,
+			  const struct np_plan_base *base, struct np_plan **ret, struct np_error *err)
 {
 	struct np_plan *plan = NULL;
 	int r;
@@ -441,6 +486,9 @@ int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_op
 		return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	}
 	plan->policy = policy;
+	r = mixed_options(policy, opts, mixed, plan, err);
+	if (r < 0)
+		goto fail;
 	if (base) {
 		struct np_state *pr = NULL;
 

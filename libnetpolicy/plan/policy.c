@@ -121,6 +121,30 @@ static const struct np_policy policies[] = {
 		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768), accelerated RFS where the driver has it; RPS only when the NIC cannot have a queue per local core, each queue's mask its core's siblings, then its package, then its node",
 		.why_napi = "the device's own (pristine) values",
 	},
+	{
+		.name = "mixed",
+		/* the classes are the queue split, its IRQs, and the rules and
+		 * contexts that steer flows to them: without any of them a
+		 * latency flow lands behind bulk traffic */
+		.core = "channels,irq-affinity,rss,rss-context,ntuple",
+		.summary = "latency and bulk traffic side by side: flows (--flow CLASS:SPEC) steered to per-class queues, CPUs and RSS contexts",
+		.mixed = true,
+		.channels = NP_CHAN_LOCAL_CORES,
+		.rings = NP_RING_BURST,
+		.adaptive = true,
+		.coal = throughput_coal,
+		.n_coal = NP_ARRAY_SIZE(throughput_coal),
+		.rps = NP_RPS_OFF,
+		.rfs_entries = 0,
+		.napi = false,
+		.why_channels = "one queue per physical core on the NIC's NUMA node, split into one contiguous range per class by weight (latency 1, throughput 2, cpu 1; NET policy's MIX gave latency a third), each class at least one: ADQ's queue groups",
+		.why_irq = "each class on whole cores of its own, local node first, a queue's IRQ on one of its class's cores, so a latency core's SMT sibling carries no bulk work when there are cores enough",
+		.why_coalesce = "adaptive moderation where the driver has it, otherwise rx/tx-usecs 50 and rx/tx-frames 64, device-wide: it favours the default class (a note says so)",
+		.why_rings = "as throughput: the driver's own size, raised to hold a queue's share of the link for one rx-usecs interval",
+		.why_rss = "the main indirection table over the default class's queues only; an RSS context per other class over its queues where the driver has contexts",
+		.why_steering = "ntuple rules steer each class's flows to its RSS context (or, without contexts, to one of its queues); XPS per class, and xps_rxqs for the latency class so a socket sends on the queue pair it receives on; RPS and RFS off (RFS would move flows off their class's CPUs, accelerated RFS adds filters of its own)",
+		.why_napi = "the device's own (pristine) values",
+	},
 };
 
 size_t np_policy_count(void)

@@ -21,7 +21,7 @@ static int again(const struct np_plan *plan, const struct np_state *now, const c
 	 * machine-wide needs */
 	if (!base.pristine)
 		base.pristine = pristine;
-	return np_plan_compute_base(plan->policy, &opts, now, &base, ret, err);
+	return np_plan_compute_mixed(plan->policy, &opts, plan->mixed, now, &base, ret, err);
 }
 
 int np_plan_without(const struct np_plan *plan, const struct np_state *now, const char *drop,

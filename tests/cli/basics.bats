@@ -74,7 +74,7 @@ teardown() { np_cleanup_tmp; }
 @test "unknown policy: exit 2, the valid names listed" {
 	run "$NETPOLICY" npnosuch0 set fastest --dry-run
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"unknown policy 'fastest' (valid: cpu, latency, busy-poll, throughput)"* ]]
+	[[ "$output" == *"unknown policy 'fastest' (valid: cpu, latency, busy-poll, throughput, mixed)"* ]]
 }
 
 @test "set without a policy is a usage error" {
@@ -101,18 +101,18 @@ teardown() { np_cleanup_tmp; }
 @test "policies lists each policy with what it sets" {
 	run "$NETPOLICY" policies
 	[ "$status" -eq 0 ]
-	for p in cpu latency busy-poll throughput; do
+	for p in cpu latency busy-poll throughput mixed; do
 		[[ "$output" == *$'\n'"$p"$'\n'* || "$output" == "$p"$'\n'* ]]
 	done
 	for k in channels irq-affinity coalesce rings rss steering napi; do
-		[ "$(grep -c "^  $k " <<<"$output")" -eq 4 ]
+		[ "$(grep -c "^  $k " <<<"$output")" -eq 5 ]
 	done
 }
 
 @test "policies --json is one document naming the same policies" {
 	run "$NETPOLICY" --json policies
 	[ "$status" -eq 0 ]
-	[ "$(jq -r '.policies[].name' <<<"$output" | tr '\n' ' ')" = "cpu latency busy-poll throughput " ]
+	[ "$(jq -r '.policies[].name' <<<"$output" | tr '\n' ' ')" = "cpu latency busy-poll throughput mixed " ]
 	[ "$(jq '.policies[0].sets | keys | length' <<<"$output")" -eq 7 ]
 }
 

@@ -96,6 +96,9 @@ parser_table() {
 			state-dir|root|policy-dir) arg=("$NP_TMP/d") ;;
 			model) arg=("$FIXTURES/models/few-msix.json") ;;
 			config) arg=("$NP_TMP/none.conf") ;;
+			flow) arg=(latency:tcp:6379) ;;
+			default) arg=(latency) ;;
+			weight) arg=(latency=1) ;;
 			*) arg=() ;;
 			esac
 			cp "$FIXTURES/models/few-msix.json" "$NP_TMP/m.json"
@@ -151,7 +154,7 @@ parser_table() {
 	# custom policies from the directory named on the line, netpolicy not run
 	printf 'base = throughput\n' >"$NP_TMP/pol/bulk.conf"
 	got=$(PATH=/usr/bin:/bin; ! command -v netpolicy >/dev/null; complete_words netpolicy --policy-dir "$NP_TMP/pol" lo set '')
-	[ "$got" = "bulk busy-poll cpu latency throughput " ]
+	[ "$got" = "bulk busy-poll cpu latency mixed throughput " ]
 	got=$(PATH=/usr/bin:/bin complete_words netpolicy --policy-dir "$NP_TMP/pol" lo check b)
 	[ "$got" = "bulk busy-poll " ]
 }

@@ -147,8 +147,8 @@ teardown() { np_cleanup_tmp; }
 		[ "${#lines[@]}" -eq 1 ] || { echo "not one line: $output"; return 1; }
 		[ "$output" = "netpolicy: $NP_TMP/bad.conf:$2: $3" ] || { echo "got: $output"; return 1; }
 	}
-	check_bad '[enp0s3]\npolicy = cpu\nqueues = 4\n' 3 "unknown key 'queues' (valid: policy, cpus)"
-	check_bad '[enp0s3]\npolicy = fast\n' 2 "unknown policy 'fast' (valid: cpu, latency, busy-poll, throughput)"
+	check_bad '[enp0s3]\npolicy = cpu\nqueues = 4\n' 3 "unknown key 'queues' (valid: policy, cpus, flow, default-class, weight)"
+	check_bad '[enp0s3]\npolicy = fast\n' 2 "unknown policy 'fast' (valid: cpu, latency, busy-poll, throughput, mixed)"
 	check_bad '[enp0s3]\ncpus = 0-1\n' 1 "[enp0s3]: no policy (add 'policy = NAME')"
 	check_bad '[enp0s3]\npolicy = cpu\n\n[enp0s3]\npolicy = cpu\n' 4 "duplicate section [enp0s3] (first at line 1)"
 	check_bad '[enp0s3]\npolicy = cpu\ncpus = 0..3\n' 3 "cpus: '0..3' is not a CPU list (like 0-3,8)"

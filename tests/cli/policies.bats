@@ -54,7 +54,7 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 	run "$NETPOLICY" --policy-dir "$POL" --json policies
 	[ "$(jq -c '.policies[] | select(.name == "fast") | [.base, .file, .values.rings, .origin.rings, .origin.channels, .values["coalesce.tx-usecs"]]' <<<"$output")" = \
 	  "[\"latency\",\"$POL/fast.conf\",\"burst\",\"$POL/fast.conf:4\",\"built-in\",20]" ]
-	[ "$(jq -r '[.policies[].name] | join(" ")' <<<"$output")" = "cpu latency busy-poll throughput fast" ]
+	[ "$(jq -r '[.policies[].name] | join(" ")' <<<"$output")" = "cpu latency busy-poll throughput mixed fast" ]
 }
 
 @test "a file named after a built-in adjusts it" {

@@ -108,10 +108,21 @@ static void test_errors(void)
 		unsigned line;
 		const char *msg;
 	} cases[] = {
-		{ "[eth0]\npolicy = cpu\npolcy = cpu\n", 3, "unknown key 'polcy' (valid: policy, cpus)" },
-		{ "[eth0]\nPolicy = cpu\n", 2, "unknown key 'Policy' (valid: policy, cpus)" },
+		{ "[eth0]\npolicy = cpu\npolcy = cpu\n", 3, "unknown key 'polcy' (valid: policy, cpus, flow, default-class, weight)" },
+		{ "[eth0]\nPolicy = cpu\n", 2, "unknown key 'Policy' (valid: policy, cpus, flow, default-class, weight)" },
 		{ "# c\n[eth0]\ncpus = 1\n\n[eth1]\npolicy = cpu\n", 2, "[eth0]: no policy (add 'policy = NAME')" },
-		{ "[eth0]\npolicy = fastest\n", 2, "unknown policy 'fastest' (valid: cpu, latency, busy-poll, throughput)" },
+		{ "[eth0]\npolicy = fastest\n", 2, "unknown policy 'fastest' (valid: cpu, latency, busy-poll, throughput, mixed)" },
+		/* the mixed policy's keys: checked as --flow, --default, --weight */
+		{ "[eth0]\npolicy = mixed\nflow = latency:tcp:6379\nflow = latency:tcp:x\n", 4,
+		  "flow \"latency:tcp:x\": column 13: unknown term (a port, dst=, src=, dst-port=, src-port=, dst-ip=, src-ip=, vlan=)" },
+		{ "[eth0]\npolicy = throughput\n\nflow = latency:tcp:6379\n", 4,
+		  "[eth0]: flow, default-class and weight are for the mixed policy, not throughput" },
+		{ "[eth0]\npolicy = mixed\ndefault-class = bulk\n", 3,
+		  "unknown class 'bulk' (latency, throughput, cpu)" },
+		{ "[eth0]\npolicy = mixed\nweight = latency=1\nweight = cpu=2\n", 4,
+		  "[eth0]: weight given twice" },
+		{ "[eth0]\npolicy = mixed\nweight = latency=0\n", 3,
+		  "weight 'latency=0': expected a number from 1 to 64" },
 		{ "[eth0]\npolicy = cpu\n[eth1]\npolicy = cpu\n[eth0]\n", 5, "duplicate section [eth0] (first at line 1)" },
 		{ "[eth/0]\npolicy = cpu\n", 1, "invalid device name 'eth/0'" },
 		{ "[..]\npolicy = cpu\n", 1, "invalid device name '..'" },
@@ -146,6 +157,34 @@ static void test_errors(void)
 		   cfg == (struct np_config *)&cfg, "case %zu refused as input, ret untouched", i);
 		is_str(err.msg, want, "case %zu: message names the line", i);
 	}
+}
+
+/* A mixed device's keys come back as np_plan_opts, in order. */
+static void test_mixed_keys(void)
+{
+	const char *text = "[eth0]\npolicy = mixed\nflow = latency:tcp:6379\nflow = cpu:udp:53\n"
+			   "default-class = cpu\nweight = latency=3\n[eth1]\npolicy = throughput\n";
+	struct np_plan_opts o = { 0 }, other = { 0 };
+	struct np_config *cfg = NULL;
+	struct np_error err;
+
+	write_conf(text, strlen(text));
+	np_error_clear(&err);
+	is_int(np_config_load(NULL, path, &cfg, &err), 0, "mixed keys load (%s)", err.msg);
+	if (!cfg)
+		return;
+	np_config_mixed_opts(cfg, 0, &o);
+	ok(o.flags & NP_PLAN_OPTS_MIXED, "mixed device: its options are given");
+	is_int((int)o.n_flows, 2, "two flows");
+	if (o.n_flows == 2) {
+		is_str(o.flows[0], "latency:tcp:6379", "first flow as written");
+		is_str(o.flows[1], "cpu:udp:53", "second flow as written");
+	}
+	is_str(o.default_class, "cpu", "default-class");
+	is_str(o.weights, "latency=3", "weight");
+	np_config_mixed_opts(cfg, 1, &other);
+	ok(!other.flags && !other.n_flows && !other.default_class, "throughput device: none");
+	np_config_free(cfg);
 }
 
 static void test_files(void)
@@ -196,6 +235,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/netpolicy.conf", tmpdir);
 	test_good();
 	test_errors();
+	test_mixed_keys();
 	test_files();
 	unlink(path);
 	rmdir(tmpdir);

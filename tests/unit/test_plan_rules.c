@@ -207,7 +207,9 @@ static void check_switch(const struct tcase *tc, const struct np_policy *a,
 		struct np_plan_base base;
 		struct np_error err;
 
-		if (a == b)
+		/* mixed: test_mixed.c (it needs ntuple filters, which not
+		 * every shape here has) */
+		if (a == b || b->mixed)
 			continue;
 		base_of(st, NULL, &base);
 		np_error_clear(&err);
@@ -349,6 +351,9 @@ static void test_case(const struct tcase *tc)
 		struct np_plan *plan = NULL;
 		struct np_error err;
 
+		/* one class per device here; mixed: test_mixed.c */
+		if (p->mixed)
+			continue;
 		np_error_clear(&err);
 		r = np_plan_compute_base(p, NULL, st, NULL, &plan, &err);
 		ok(r == 0, "%s / %s: plans", tc->name, p->name);

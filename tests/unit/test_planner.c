@@ -501,6 +501,10 @@ static void test_case(struct np_ctx *ctx, const struct tcase *tc)
 		struct np_error err;
 		struct expect e;
 
+		/* one class per device here; the mixed policy's classes have
+		 * properties of their own (test_mixed.c) */
+		if (p->mixed)
+			continue;
 		np_error_clear(&err);
 		r = np_plan_compute(ctx, p, &opts, st, &plan, &err);
 		ok(r == 0, "%s / %s: plans", tc->name, p->name);

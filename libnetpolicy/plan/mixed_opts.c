@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The mixed policy's options: from np_plan_opts (the CLI's --flow,
+ * --default, --weight and netpolicy.conf's keys) into the parsed form the
+ * planner takes, and from a plan's classes into the policy record, which
+ * says what netpolicy made: the only rules and contexts a later plan, a
+ * reset or a switch to another policy may remove (np_owned).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_mixed.h"
+
+bool np_mixed_opts_given(const struct np_plan_opts *o)
+{
+	return o && (o->flags & NP_PLAN_OPTS_MIXED) &&
+	       (o->n_flows || o->default_class || o->weights);
+}
+
+/* "latency=1,throughput=3": each CLASS=N in turn. */
+static int parse_weights(const char *text, struct np_mixed_opts *opts, struct np_error *err)
+{
+	char buf[128], *save = NULL, *tok;
+	int r;
+
+	if (strlen(text) >= sizeof(buf))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "weight: longer than %zu characters",
+			      sizeof(buf) - 1);
+	snprintf(buf, sizeof(buf), "%s", text);
+	if (!buf[0])
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "weight: empty; expected CLASS=N[,CLASS=N] (latency=1)");
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		r = np_mixed_weight_parse(tok, opts, err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int np_mixed_opts_parse(const struct np_plan_opts *o, struct np_mixed_plan *ret,
+			struct np_error *err)
+{
+	struct np_mixed_opts *m = &ret->opts;
+	bool mixed = o && (o->flags & NP_PLAN_OPTS_MIXED);
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	m->deflt = NP_CLASS_THROUGHPUT;
+	if (!mixed)
+		return 0;
+	if (o->n_flows > NP_MIXED_FLOWS_MAX)
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, "flow", "%zu flows: at most %d",
+			      o->n_flows, NP_MIXED_FLOWS_MAX);
+	for (size_t i = 0; i < o->n_flows; i++) {
+		if (!o->flows[i] || strlen(o->flows[i]) >= NP_FLOW_TEXT_MAX)
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, "flow",
+				      "flow %zu: empty or longer than %d characters", i + 1,
+				      NP_FLOW_TEXT_MAX - 1);
+		r = np_flow_parse(o->flows[i], &m->flows[i], NULL, err);
+		if (r < 0)
+			return r;
+		snprintf(ret->flow_text[i], sizeof(ret->flow_text[i]), "%s", o->flows[i]);
+		m->n_flows++;
+	}
+	if (o->default_class && (r = np_class_from_name(o->default_class, &m->deflt, err)) < 0)
+		return r;
+	if (o->weights && (r = parse_weights(o->weights, m, err)) < 0)
+		return r;
+	return 0;
+}
+
+void np_mixed_record_from_plan(const struct np_mixed_plan *mp, struct np_mixed_record *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->n_flows = mp->opts.n_flows;
+	for (unsigned i = 0; i < mp->opts.n_flows; i++)
+		memcpy(ret->flows[i], mp->flow_text[i], sizeof(ret->flows[i]));
+	ret->deflt = mp->m.deflt;
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
+		const struct np_mixed_class *k = &mp->m.cls[c];
+		struct np_class_record *cr = &ret->cls[c];
+
+		static const struct np_mixed_opts defaults;
+
+		/* a class without flows has no queues: its weight is moot, the
+		 * record keeps the default (what reading it back gives) */
+		cr->weight = np_mixed_weight(k->used ? &mp->opts : &defaults, (enum np_class)c);
+		if (!k->used)
+			continue;
+		cr->used = true;
+		cr->q_first = k->q_first;
+		cr->n_q = k->n_q;
+		cr->cpus = k->cpus;
+		cr->rss_context = k->ctx;
+		cr->n_rules = k->n_rules;
+		memcpy(cr->rules, k->rule, sizeof(cr->rules[0]) * k->n_rules);
+	}
+}
+
+void np_mixed_record_owned(const struct np_mixed_record *r, struct np_owned *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
+		const struct np_class_record *cr = &r->cls[c];
+
+		if (!cr->used)
+			continue;
+		if (cr->rss_context && ret->n_ctx < NP_OWNED_MAX)
+			ret->ctx[ret->n_ctx++] = cr->rss_context;
+		for (unsigned i = 0; i < cr->n_rules && ret->n_rules < NP_OWNED_MAX; i++)
+			ret->rules[ret->n_rules++] = cr->rules[i];
+	}
+}
+
+void np_mixed_record_weights(const struct np_mixed_record *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < NP_CLASS__COUNT && n < len; c++) {
+		int k = snprintf(buf + n, len - n, "%s%s=%u", c ? "," : "",
+				 np_class_name((enum np_class)c), r->cls[c].weight);
+
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+}
+
+static bool listed(const uint32_t *v, unsigned n, uint32_t x)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+void np_steer_drop_owned(struct np_steer *s, const struct np_owned *o)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->n_rules; i++)
+		if (!listed(o->rules, o->n_rules, s->rules[i].fs.location))
+			s->rules[n++] = s->rules[i];
+	s->n_rules = n;
+	n = 0;
+	for (unsigned i = 0; i < s->n_ctx; i++) {
+		if (listed(o->ctx, o->n_ctx, s->ctx[i].id))
+			free(s->ctx[i].indir);
+		else
+			s->ctx[n++] = s->ctx[i];
+	}
+	s->n_ctx = n;
+}
