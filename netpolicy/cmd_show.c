@@ -12,6 +12,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	struct np_plan *plan = NULL;
 	CLI_ACTIVE(active);
 	struct np_plan_opts opts = {};
+	const char *flows[CLI_FLOWS_MAX];
 	CLI_ERROR(err);
 	const char *name, *cpus;
 
@@ -33,6 +34,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	else
 		cli_jnull(c, obj, "policy_cpus");
 	opts.cpus = cpus[0] ? cpus : NULL;
+	cli_active_mixed_opts(active, &opts, flows);
 	/* drift null: no plan can be made for the device as it is; out of
 	 * memory is no such answer */
 	if (np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0 &&

@@ -93,6 +93,7 @@ FLOWS=(--flow latency:tcp:6379 --flow throughput:tcp:5201 --flow cpu:udp:53)
 		run npsim "$dev" check
 		[ "$status" -eq 0 ]
 		[ "$output" = "$dev: matches policy mixed" ]
+		[ "$(npsim --json "$dev" show | jq .drift)" -eq 0 ]
 		rm -rf "$STATE_DIR"
 	done
 }
