@@ -108,6 +108,7 @@ int cmd_set(struct cli *c);
 int cmd_reset(struct cli *c);
 int cmd_policies(struct cli *c);
 int cmd_watch(struct cli *c);
+int cmd_exec(struct cli *c);
 int cmd_plan(struct cli *c);
 /* plan with no configuration file: the default policy, dry run only */
 #define NP_DEFAULT_POLICY "throughput"

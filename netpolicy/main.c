@@ -37,6 +37,7 @@ static const struct command commands[] = {
 	{ "confirm", true, cmd_confirm, "", "keep a tentative 'set --confirm' apply", false, false },
 	{ "__revert", true, cmd_revert, "TOKEN SECS", "the --confirm watchdog", true, false },
 	{ "plan", false, cmd_plan, "[DEVICE]", "bring every configured device to its policy", false, true },
+	{ "exec", true, cmd_exec, "CLASS -- CMD [ARG...]", "run CMD on the CPUs of CLASS of DEVICE (mixed policy)", false, false },
 	{ "policies", false, cmd_policies, "", "each policy, what it sets and why", false, false },
 	{ "watch", false, cmd_watch, "[DEVICE...]", "apply a policy again when its device loses it", false, true },
 };

@@ -443,6 +443,23 @@ NP_EXPORT int np_class_socket_opts(enum np_class cls, struct np_socket_opts *ret
  */
 NP_EXPORT int np_socket_set_class(int fd, enum np_class cls, struct np_error *err);
 
+/*
+ * Per task: the CPUs of class cls on ifname, a device netpolicy set to the
+ * mixed policy, from its policy record.  cpuset is a cpu_set_t of setsize
+ * bytes (sizeof(cpu_set_t), or CPU_ALLOC_SIZE(n) for a larger one), filled
+ * as CPU_SET_S does, ready for sched_setaffinity(0, setsize, cpuset): a
+ * task run there transmits on the class's queues (XPS) and has its flows
+ * received there (RFS).  -ENOTCONN when the device is not in mixed mode
+ * (or netpolicy set nothing on it); -ENOENT when the class has no flows;
+ * -ERANGE when a CPU does not fit in setsize bytes.  Reads only.
+ *
+ *	cpu_set_t set;
+ *	if (np_class_cpus(ctx, "eth0", NP_CLASS_LATENCY, &set, sizeof(set), err) == 0)
+ *		sched_setaffinity(0, sizeof(set), &set);
+ */
+NP_EXPORT int np_class_cpus(struct np_ctx *ctx, const char *ifname, enum np_class cls,
+			    void *cpuset, size_t setsize, struct np_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -82,7 +82,7 @@ complete_words() {
 # the ones earlier versions hid.
 parser_table() {
 	local cmd o arg words opts
-	for cmd in show set reset check confirm plan policies watch; do
+	for cmd in show set reset check confirm exec plan policies watch; do
 		case $cmd in
 		plan|policies|watch) words=("$cmd") ;;
 		*) words=(npnosuch0 "$cmd") ;;
@@ -126,7 +126,7 @@ parser_table() {
 	glob=$(help_table | sed -n 's/^- //p' | sed 's/[^ ]*/--&/g' | sorted)
 	[ "$(complete_words netpolicy --)" = "$glob" ]
 	parser_table >"$NP_TMP/parser"
-	[ "$(wc -l <"$NP_TMP/parser")" -eq 8 ]
+	[ "$(wc -l <"$NP_TMP/parser")" -eq 9 ]
 	while read -r cmd opts; do
 		case $cmd in
 		plan|policies|watch) words=(netpolicy "$cmd" --) ;;
@@ -146,7 +146,11 @@ parser_table() {
 	# watch takes devices, any number
 	[[ " $(complete_words netpolicy watch lo '') " == *" lo "* ]]
 	got=$(complete_words netpolicy lo '')
-	[ "$got" = "check confirm reset set show " ]
+	[ "$got" = "check confirm exec reset set show " ]
+	# exec: a class, then "--", then a command and its own completion
+	[ "$(complete_words netpolicy lo exec '')" = "cpu latency throughput " ]
+	[ "$(complete_words netpolicy lo exec latency '')" = "-- " ]
+	[[ " $(complete_words netpolicy lo exec latency -- sle) " == *" sleep "* ]]
 	# the built-in list is netpolicy's own
 	mkdir -p "$NP_TMP/empty" "$NP_TMP/pol"
 	[ "$(complete_words netpolicy --policy-dir "$NP_TMP/empty" lo set '')" = \

@@ -4,8 +4,12 @@
 #define NP_TEST_FIXTURE_H
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <json-c/json.h>
+#include <netpolicy/netpolicy.h>
 
 #include "np_cpumask.h"
 
@@ -34,6 +38,51 @@ static inline const char *list(const struct np_cpumask *m)
 	i = (i + 1) % 4;
 	np_cpumask_format_list(m, buf[i], sizeof(buf[i]));
 	return buf[i];
+}
+
+/* A context on a private copy of tests/fixtures/models/MODEL.json (the
+ * simulator saves its changes into the model) in dir as AS.json, with the
+ * state directory dir/AS.state. */
+static inline struct np_ctx *sim_ctx(const char *dir, const char *model, const char *as)
+{
+	const char *src = getenv("NP_SRCDIR");
+	char from[1200], to[600], state[600];
+	struct np_error *err = np_error_new();
+	struct json_object *o;
+	struct np_ctx *ctx = NULL;
+
+	snprintf(from, sizeof(from), "%s/tests/fixtures/models/%s.json", src ? src : ".", model);
+	snprintf(to, sizeof(to), "%s/%s.json", dir, as);
+	snprintf(state, sizeof(state), "%s/%s.state", dir, as);
+	o = json_object_from_file(from);
+	if (!o || json_object_to_file(to, o) < 0) {
+		printf("Bail out! cannot copy %s\n", from);
+		exit(1);
+	}
+	json_object_put(o);
+	if (!err || np_ctx_new(&ctx, err) < 0 || np_ctx_set_model(ctx, to, err) < 0 ||
+	    np_ctx_set_state_dir(ctx, state, err) < 0) {
+		printf("Bail out! %s: %s\n", model, err ? np_error_message(err) : "out of memory");
+		exit(1);
+	}
+	np_error_free(err);
+	return ctx;
+}
+
+static inline int fixture_remove_one(const char *path, const struct stat *sb, int flag,
+				     struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 ? -1 : 0;
+}
+
+/* rm -r dir, said in TAP when it fails */
+static inline void remove_tree(const char *dir)
+{
+	if (nftw(dir, fixture_remove_one, 8, FTW_DEPTH | FTW_PHYS) < 0)
+		printf("# could not remove %s\n", dir);
 }
 
 #endif

@@ -16,43 +16,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "np_plan.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/np-test-engine-cost.XXXXXX";
 
-static const char *srcdir(void)
-{
-	const char *s = getenv("NP_SRCDIR");
-
-	return s ? s : ".";
-}
-
-/* A private copy of a fixture model (the sim saves its changes) and a
- * state directory of its own. */
 static struct np_ctx *ctx_for(const char *model, const char *as)
 {
-	char from[1200], to[600], state[600];
-	struct json_object *o;
-	struct np_error err;
-	struct np_ctx *ctx = NULL;
-
-	snprintf(from, sizeof(from), "%s/tests/fixtures/models/%s.json", srcdir(), model);
-	snprintf(to, sizeof(to), "%s/%s.json", tmpdir, as);
-	snprintf(state, sizeof(state), "%s/%s.state", tmpdir, as);
-	o = json_object_from_file(from);
-	if (!o || json_object_to_file(to, o) < 0) {
-		printf("Bail out! cannot copy %s\n", from);
-		exit(1);
-	}
-	json_object_put(o);
-	np_error_clear(&err);
-	if (np_ctx_new(&ctx, &err) < 0 || np_ctx_set_model(ctx, to, &err) < 0 ||
-	    np_ctx_set_state_dir(ctx, state, &err) < 0) {
-		printf("Bail out! %s: %s\n", model, err.msg);
-		exit(1);
-	}
-	return ctx;
+	return sim_ctx(tmpdir, model, as);
 }
 
 static struct np_work_counts since(struct np_ctx *ctx, const struct np_work_counts *before)
@@ -170,18 +142,9 @@ static void reset(const char *model)
 	np_ctx_free(ctx);
 }
 
-static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 ? -1 : 0;
-}
-
 static void cleanup(void)
 {
-	if (nftw(tmpdir, remove_one, 8, FTW_DEPTH | FTW_PHYS) < 0)
-		printf("# could not remove %s\n", tmpdir);
+	remove_tree(tmpdir);
 }
 
 int main(void)
