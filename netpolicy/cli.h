@@ -104,6 +104,8 @@ void cli_jnull(struct cli *c, struct json_object *o, const char *key);
 void cli_jpush(struct cli *c, struct json_object *arr, struct json_object *v);
 
 int cmd_show(struct cli *c);
+/* show's text of a mixed device's classes (render_mixed.c); nothing for others */
+void render_mixed(FILE *out, struct json_object *dev);
 int cmd_set(struct cli *c);
 int cmd_reset(struct cli *c);
 int cmd_policies(struct cli *c);

@@ -5,6 +5,31 @@
 
 #include "cli.h"
 
+/* A mixed device's classes as its record says (netpolicy-json(7)): the
+ * flows, the default class, each class's queues, CPUs, RSS context and the
+ * rules netpolicy made, and where the classes' coalescing comes from. */
+static void add_mixed(struct cli *c, const struct np_active *active, struct json_object *obj)
+{
+	struct json_object *m, *flows, *cls = NULL;
+
+	if (!np_active_default_class(active)) {
+		cli_jnull(c, obj, "mixed");
+		return;
+	}
+	m = json_object_new_object();
+	flows = json_object_new_array();
+	for (size_t i = 0; i < np_active_n_flows(active); i++)
+		cli_jpush(c, flows, json_object_new_string(np_active_flow(active, i)));
+	cli_jadd(c, m, "flows", flows);
+	cli_jadd(c, m, "default", json_object_new_string(np_active_default_class(active)));
+	if (np_active_classes_json(active, &cls) < 0)
+		c->out_failed = true;
+	cli_jadd(c, m, "classes", cls);
+	/* per-queue coalescing is not planned: every class has the device's */
+	cli_jadd(c, m, "coalesce", json_object_new_string("device"));
+	cli_jadd(c, obj, "mixed", m);
+}
+
 /* The policy netpolicy applied and whether the device still matches it. */
 static void add_policy(struct cli *c, const struct np_state *st, struct json_object *obj)
 {
@@ -24,6 +49,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 			c->out_failed = true;	/* not "no policy": memory ran out */
 		cli_jnull(c, obj, "policy");
 		cli_jnull(c, obj, "drift");
+		cli_jnull(c, obj, "mixed");
 		return;
 	}
 	name = np_active_name(active);
@@ -35,6 +61,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 		cli_jnull(c, obj, "policy_cpus");
 	opts.cpus = cpus[0] ? cpus : NULL;
 	cli_active_mixed_opts(active, &opts, flows);
+	add_mixed(c, active, obj);
 	/* drift null: no plan can be made for the device as it is; out of
 	 * memory is no such answer */
 	if (np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0 &&

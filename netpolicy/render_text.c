@@ -341,5 +341,6 @@ void render_state(FILE *out, struct json_object *dev)
 	render_napi(out, dev);
 	render_sysctl(out, get(dev, "sysctl"));
 	render_queues(out, dev);
+	render_mixed(out, dev);
 	render_topology(out, get(dev, "topology"));
 }

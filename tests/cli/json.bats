@@ -88,7 +88,7 @@ teardown() { np_cleanup_tmp; }
 		# shellcheck disable=SC2086
 		for key in $(npsim --json $cmd | jq -r 'keys[]'); do
 			# a show document is a device state: netpolicy-model(5)
-			[[ $cmd == "eno1 show" && $key != @(policy|policy_cpus|drift|schema) ]] && continue
+			[[ $cmd == "eno1 show" && $key != @(policy|policy_cpus|drift|mixed|schema) ]] && continue
 			documented "$key" || missing+=" $cmd:$key"
 		done
 	done
@@ -99,6 +99,13 @@ teardown() { np_cleanup_tmp; }
 	for key in $(npsim --json eno1 set cpu --dry-run | jq -r '.steps[0].changes[0] | keys[]') \
 		   $(npsim --json policies | jq -r '.policies[0] | keys[]'); do
 		documented "$key" || missing+=" $key"
+	done
+	# a mixed device's classes
+	np_model mlx5-mixed
+	npsim ens1f0np0 set mixed --flow latency:tcp:6379 >/dev/null
+	for key in $(npsim --json ens1f0np0 show | jq -r '.mixed | keys[], (.classes | keys[]),
+			(.classes.latency | keys[]), (.classes.latency.queues | keys[])'); do
+		documented "$key" || missing+=" show mixed:$key"
 	done
 	[ -z "$missing" ] || { echo "undocumented:$missing"; false; }
 }

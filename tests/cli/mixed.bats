@@ -279,3 +279,55 @@ op_of() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"mixed: flows"* ]]
 }
+
+@test "show: the classes with their queues, CPUs, context, rules and coalescing" {
+	np_model mlx5-mixed
+	dev=$(dev_of)
+	run npsim --json "$dev" show
+	[ "$(jq .mixed <<<"$output")" = null ]
+	npsim "$dev" set mixed "${FLOWS[@]}"
+	run npsim --json "$dev" show
+	[ "$status" -eq 0 ]
+	# what the record says, as the record says it
+	[ "$(jq -c '.mixed.classes' <<<"$output")" = "$(jq -c '.mixed.classes' "$STATE_DIR/$dev.policy")" ]
+	[ "$(jq -c '.mixed.flows' <<<"$output")" = '["latency:tcp:6379","throughput:tcp:5201","cpu:udp:53"]' ]
+	[ "$(jq -r '.mixed.default, .mixed.coalesce' <<<"$output" | tr '\n' ' ')" = "throughput device " ]
+	run npsim "$dev" show
+	[ "$status" -eq 0 ]
+	lat=$(jq -r .mixed.classes.latency.cpus "$STATE_DIR/$dev.policy")
+	ctx=$(jq -r .mixed.classes.latency.rss_context "$STATE_DIR/$dev.policy")
+	[[ "$output" == *"flows:         latency:tcp:6379, throughput:tcp:5201, cpu:udp:53; default class throughput"* ]]
+	[[ "$output" == *"latency:       queues 0-"*", cpus $lat, weight 1, rss context $ctx, coalescing device-wide"* ]]
+	[[ "$output" == *"throughput:    queues "*"main rss table"* ]]
+	[ "$(grep -c '^ *rule [0-9]*: tcp[46]:dst-port=6379$' <<<"$output")" -eq 2 ]
+}
+
+@test "check: a deleted rule of netpolicy's is drift (exit 5), a deleted foreign rule is not" {
+	np_model mlx5-mixed
+	dev=$(dev_of)
+	npsim "$dev" set mixed "${FLOWS[@]}"
+	loc=$(jq '.mixed.classes.latency.rules[0]' "$STATE_DIR/$dev.policy")
+	cp "$MODEL" "$NP_TMP/set.json"
+	jq --argjson l "$loc" '.devices[0].ntuple.rules |= map(select(.location != $l))' \
+		"$NP_TMP/set.json" >"$MODEL"
+	run npsim "$dev" check
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"ntuple: rule $loc context (none) -> "* ]]
+	run npsim --json "$dev" show
+	[ "$(jq .drift <<<"$output")" -ge 1 ]
+	# set again puts it back
+	npsim "$dev" set mixed "${FLOWS[@]}"
+	run npsim "$dev" check
+	[ "$status" -eq 0 ]
+	# the foreign rule is not netpolicy's to check
+	jq '.devices[0].ntuple.rules |= map(select(.location != 5))' "$NP_TMP/set.json" >"$MODEL"
+	run npsim "$dev" check
+	[ "$status" -eq 0 ]
+	# a context of netpolicy's deleted (with its rules) is drift
+	cpu=$(jq '.mixed.classes.cpu.rss_context' "$STATE_DIR/$dev.policy")
+	jq --argjson c "$cpu" '.devices[0].ntuple.rules |= map(select(.context != $c)) |
+		.devices[0].rss_contexts.contexts |= map(select(.context != $c))' "$NP_TMP/set.json" >"$MODEL"
+	run npsim "$dev" check
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"rss-context: context $cpu (none) -> "* ]]
+}
