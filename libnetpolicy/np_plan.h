@@ -192,6 +192,9 @@ void np_steer_drop_owned(struct np_steer *s, const struct np_owned *o);
 
 /* Format helpers shared by the knobs. */
 void np_fmt_u32(char *buf, size_t len, uint32_t v);
+/* pre, v in decimal, post (what snprintf "%s%u%s" gives, truncated to len),
+ * for the names of a plan's thousands of changes */
+void np_fmt_what(char *buf, size_t len, const char *pre, uint32_t v, const char *post);
 /* The whole cpulist ("" when empty), fast; -ENOSPC when it does not fit. */
 int np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m);
 /* The longest cpulist of NP_CPUS_MAX CPUs ("0,2,4,...,2046"), with its NUL. */

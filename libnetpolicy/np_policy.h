@@ -100,6 +100,10 @@ int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigne
 		struct np_plan *plan);
 void np_plan_rps(const struct np_policy *p, const struct np_state *st,
 		 const struct np_cpu_order *o, unsigned nq, unsigned want, struct np_plan *plan);
+/* plan_rps.c: the local CPUs without a queue's IRQ into the RPS masks of
+ * the first nrx rx queues; returns how many CPUs it placed. */
+unsigned np_spread_rps(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,
+		       struct np_plan *plan);
 /* per-NAPI deferral through napi-set where the kernel has it (plan_napi_config.c) */
 void np_plan_napi_config(const struct np_policy *p, const struct np_state *st,
 			 const struct np_plan_base *base, struct np_plan *plan);

@@ -79,44 +79,71 @@ static void copy(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-int np_plan_add_change(struct np_plan *plan, const char *what, const struct np_value *before,
-		       const struct np_value *after)
+/* A new change in the last step, named what, its values zeroed (a
+ * before of kind NP_VAL_NONE); NULL when memory ran out. */
+static struct np_change *new_change(struct np_plan *plan, const char *what)
 {
 	struct np_change *c;
 
 	if (grow((void **)&plan->changes, &plan->n_changes, &plan->cap_changes, sizeof(*c)) < 0)
-		return -ENOMEM;
+		return NULL;
 	c = &plan->changes[plan->n_changes - 1];
 	copy(c->what, sizeof(c->what), what);
+	plan->steps[plan->n_steps - 1].n_changes++;
+	return c;
+}
+
+int np_plan_add_change(struct np_plan *plan, const char *what, const struct np_value *before,
+		       const struct np_value *after)
+{
+	struct np_change *c = new_change(plan, what);
+
+	if (!c)
+		return -ENOMEM;
 	c->before = *before;
 	c->after = *after;
-	plan->steps[plan->n_steps - 1].n_changes++;
 	return 0;
 }
 
 int np_plan_add_uint(struct np_plan *plan, const char *what, uint64_t before, uint64_t after)
 {
-	struct np_value a = { .kind = NP_VAL_UINT, .u = before }, b = { .kind = NP_VAL_UINT, .u = after };
+	struct np_change *c = new_change(plan, what);
 
-	return np_plan_add_change(plan, what, &a, &b);
+	if (!c)
+		return -ENOMEM;
+	c->before.kind = c->after.kind = NP_VAL_UINT;
+	c->before.u = before;
+	c->after.u = after;
+	return 0;
 }
 
 int np_plan_add_bool(struct np_plan *plan, const char *what, bool before, bool after)
 {
-	struct np_value a = { .kind = NP_VAL_BOOL, .u = before }, b = { .kind = NP_VAL_BOOL, .u = after };
+	struct np_change *c = new_change(plan, what);
 
-	return np_plan_add_change(plan, what, &a, &b);
+	if (!c)
+		return -ENOMEM;
+	c->before.kind = c->after.kind = NP_VAL_BOOL;
+	c->before.u = before;
+	c->after.u = after;
+	return 0;
 }
 
+/* Written in place: a change holds two masks of NP_CPUS_MAX bits, and a
+ * plan of 1024 CPUs x 256 queues has a thousand of them. */
 int np_plan_add_cpus(struct np_plan *plan, const char *what, const struct np_cpumask *before,
 		     const struct np_cpumask *after)
 {
-	struct np_value a = { .kind = before ? NP_VAL_CPUS : NP_VAL_NONE };
-	struct np_value b = { .kind = NP_VAL_CPUS, .cpus = *after };
+	struct np_change *c = new_change(plan, what);
 
+	if (!c)
+		return -ENOMEM;
+	c->before.kind = before ? NP_VAL_CPUS : NP_VAL_NONE;
 	if (before)
-		a.cpus = *before;
-	return np_plan_add_change(plan, what, &a, &b);
+		c->before.cpus = *before;
+	c->after.kind = NP_VAL_CPUS;
+	c->after.cpus = *after;
+	return 0;
 }
 
 int np_plan_add_counts(struct np_plan *plan, const struct np_knob *knob,
@@ -174,6 +201,16 @@ void np_fmt_u32(char *buf, size_t len, uint32_t v)
 		*put_uint(buf, v) = '\0';
 }
 
+void np_fmt_what(char *buf, size_t len, const char *pre, uint32_t v, const char *post)
+{
+	char num[12];
+
+	*put_uint(num, v) = '\0';
+	copy(buf, len, pre);
+	copy(buf + strlen(buf), len - strlen(buf), num);
+	copy(buf + strlen(buf), len - strlen(buf), post);
+}
+
 /* First clear bit >= from, or NP_CPUS_MAX. */
 static unsigned next_clear(const struct np_cpumask *m, unsigned from)
 {
@@ -224,8 +261,32 @@ int np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m)
 	return 0;
 }
 
+/* Room for cap elements at least, without changing n; 0 or -ENOMEM. */
+static int reserve(void **v, size_t *cap, size_t want, size_t size)
+{
+	void *nv;
+
+	if (*cap >= want)
+		return 0;
+	nv = realloc(*v, want * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = want;
+	return 0;
+}
+
 int np_plan_diff(struct np_plan *plan, const struct np_state *from)
 {
+	const struct np_dev *t = &plan->target->dev;
+	/* Most steps are one per queue file and per IRQ: room for them at
+	 * once instead of a copy of every change (two CPU masks each) at
+	 * each doubling. */
+	size_t most = 2 * ((size_t)t->n_rxq + t->n_txq) + t->n_irq + 32;
+
+	if (reserve((void **)&plan->steps, &plan->cap_steps, most, sizeof(*plan->steps)) < 0 ||
+	    reserve((void **)&plan->changes, &plan->cap_changes, most, sizeof(*plan->changes)) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; np_knobs[i]; i++) {
 		int r = np_knobs[i]->diff(plan, from, plan->target);
 

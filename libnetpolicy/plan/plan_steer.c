@@ -126,65 +126,12 @@ int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigne
 }
 
 
-/* How far CPU b is from CPU a, for RPS: 0 the same core (an SMT sibling),
- * 1 the same package (taken as the LLC domain: the topology we read has no
- * cache ids), 2 the same NUMA node, 3 farther. */
-static int distance(const struct np_topology *t, unsigned a, unsigned b)
-{
-	const struct np_cpu *x = &t->cpus[a], *y = &t->cpus[b];
-
-	if (x->core == y->core)
-		return 0;
-	if (x->package_id == y->package_id && x->node == y->node)
-		return 1;
-	return x->node == y->node ? 2 : 3;
-}
-
-/*
- * RPS masks built outward from each queue's interrupting CPU: every local
- * CPU that takes no queue's interrupt joins the queue whose IRQ is nearest
- * (its core, then package, then node; the least loaded among equals).
- * scaling.rst (RPS Configuration): rps_cpus are "the CPUs in the same memory
- * domain of the interrupting CPU"; "at high interrupt rate, it might be wise
- * to exclude the interrupting CPU from the map", so the IRQ CPUs are not in
- * any mask.  A CPU on a node without a queue gets no RPS work: crossing
- * nodes costs more than the protocol work saves.
- */
+/* RPS from each queue's interrupting CPU outward (plan_rps.c). */
 static void spread_rps(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,
 		       struct np_plan *plan)
 {
-	const struct np_topology *topo = &st->topo;
-	struct np_dev *t = &plan->target->dev;
-	struct np_cpumask irq_cpus;
-	unsigned *load = calloc(nrx, sizeof(*load)), spread = 0;
+	unsigned spread = np_spread_rps(st, o, nrx, plan);
 
-	if (!load)
-		return;		/* no RPS is a valid plan; the note below says none */
-	np_cpumask_zero(&irq_cpus);
-	for (unsigned q = 0; q < nrx; q++)
-		np_cpumask_set(&irq_cpus, np_queue_cpu(o, q));
-	np_cpumask_for_each(cpu, &o->local) {
-		int best = -1, best_d = 3;
-
-		if ((unsigned)cpu >= topo->nr_cpus || np_cpumask_test(&irq_cpus, (unsigned)cpu))
-			continue;
-		for (unsigned q = 0; q < nrx; q++) {
-			int d = distance(topo, np_queue_cpu(o, q), (unsigned)cpu);
-
-			if (t->rxq[q].rps_err || d > 2)
-				continue;
-			if (best < 0 || d < best_d || (d == best_d && load[q] < load[best])) {
-				best = (int)q;
-				best_d = d;
-			}
-		}
-		if (best < 0)
-			continue;
-		np_cpumask_set(&t->rxq[best].rps_cpus, (unsigned)cpu);
-		load[best]++;
-		spread++;
-	}
-	free(load);
 	if (spread)
 		np_plan_note(plan, "rps", "%u rx queues for %u local cores: RPS spreads their protocol "
 			     "work over %u more local CPUs, each to its queue's core or LLC first",

@@ -27,7 +27,8 @@ static int add(struct np_plan *plan, const struct np_knob *knob, unsigned q, con
 }
 
 /* One queue's CPU mask, a (NULL for a queue the channel step creates: it
- * starts with an empty mask) against b: a step when they differ. */
+ * starts with an empty mask) against b: a step when they differ, named
+ * dir ("rx-", "tx-") and the queue. */
 static int diff_mask(struct np_plan *plan, const struct np_knob *knob, const char *dir, unsigned q,
 		     const struct np_cpumask *a, const struct np_cpumask *b)
 {
@@ -35,7 +36,7 @@ static int diff_mask(struct np_plan *plan, const struct np_knob *knob, const cha
 
 	if (a ? np_cpumask_equal(a, b) : np_cpumask_empty(b))
 		return 0;
-	snprintf(what, sizeof(what), "%s-%u", dir, q);
+	np_fmt_what(what, sizeof(what), dir, q, "");
 	return add(plan, knob, q, what, a, b);
 }
 
@@ -48,7 +49,7 @@ static int diff_rxqs(struct np_plan *plan, const struct np_txq *a, const struct 
 
 	if (!a || a->xps_rxqs_err || b->xps_rxqs_err || np_cpumask_equal(&a->xps_rxqs, &b->xps_rxqs))
 		return 0;
-	snprintf(what, sizeof(what), "tx-%u rxqs", q);
+	np_fmt_what(what, sizeof(what), "tx-", q, " rxqs");
 	return add_fields(plan, &np_knob_xps, q, XPS_RXQS, what, &a->xps_rxqs, &b->xps_rxqs);
 }
 
@@ -64,7 +65,7 @@ static int diff_xps(struct np_plan *plan, const struct np_state *from, const str
 			continue;
 		/* a new queue starts without XPS; the engine re-reads after
 		 * the channel step and writes what the driver did set */
-		if (diff_mask(plan, &np_knob_xps, "tx", q, a ? &a->xps_cpus : NULL, &b->xps_cpus) < 0)
+		if (diff_mask(plan, &np_knob_xps, "tx-", q, a ? &a->xps_cpus : NULL, &b->xps_cpus) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -78,7 +79,7 @@ static int diff_rps(struct np_plan *plan, const struct np_state *from, const str
 
 		if (b->rps_err || (a && a->rps_err))
 			continue;
-		if (diff_mask(plan, &np_knob_rps, "rx", q, a ? &a->rps_cpus : NULL, &b->rps_cpus) < 0)
+		if (diff_mask(plan, &np_knob_rps, "rx-", q, a ? &a->rps_cpus : NULL, &b->rps_cpus) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -95,7 +96,7 @@ static int diff_rfs(struct np_plan *plan, const struct np_state *from, const str
 
 		if (b->flow_err || (a && a->flow_err) || before == b->rps_flow_cnt)
 			continue;
-		snprintf(what, sizeof(what), "rx-%u flow-cnt", q);
+		np_fmt_what(what, sizeof(what), "rx-", q, " flow-cnt");
 		if (np_plan_add_step(plan, &np_knob_rfs, (int)q, 0) < 0 ||
 		    np_plan_add_uint(plan, what, before, b->rps_flow_cnt) < 0)
 			return -ENOMEM;

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * RPS masks built outward from each queue's interrupting CPU: every local
+ * CPU that takes no queue's interrupt joins the queue whose IRQ is nearest
+ * (its core, then package, then node; the least loaded among equals, the
+ * lowest queue among those).  scaling.rst (RPS Configuration): rps_cpus are
+ * "the CPUs in the same memory domain of the interrupting CPU"; "at high
+ * interrupt rate, it might be wise to exclude the interrupting CPU from the
+ * map", so the IRQ CPUs are not in any mask.  A CPU on a node without a
+ * queue gets no RPS work: crossing nodes costs more than the protocol work
+ * saves.
+ *
+ * Asking every queue for every CPU costs CPUs x queues distance checks
+ * (1024 CPUs x 256 queues: most of a 1 ms plan).  The queues are grouped
+ * instead by their IRQ CPU's core, (package, node) and node, and each group
+ * keeps its queues in a heap by (load, queue); a CPU looks at its own three
+ * groups only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_policy.h"
+
+/* How far CPU b is from CPU a: 0 the same core (an SMT sibling), 1 the same
+ * package (taken as the LLC domain: the topology we read has no cache ids),
+ * 2 the same NUMA node, 3 farther. */
+static int distance(const struct np_topology *t, unsigned a, unsigned b)
+{
+	const struct np_cpu *x = &t->cpus[a], *y = &t->cpus[b];
+
+	if (x->core == y->core)
+		return 0;
+	if (x->package_id == y->package_id && x->node == y->node)
+		return 1;
+	return x->node == y->node ? 2 : 3;
+}
+
+/* The nearest queue by asking each one: for topologies whose core or node
+ * numbers are outside the ranges the groups index (a hand-written model). */
+static int nearest_by_scan(const struct np_topology *topo, const struct np_dev *t,
+			   const unsigned *qcpu, unsigned nrx, const unsigned *load, unsigned cpu)
+{
+	int best = -1, best_d = 3;
+
+	for (unsigned q = 0; q < nrx; q++) {
+		int d = distance(topo, qcpu[q], cpu);
+
+		if (t->rxq[q].rps_err || d > 2)
+			continue;
+		if (best < 0 || d < best_d || (d == best_d && load[q] < load[best])) {
+			best = (int)q;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* One heap entry: a queue and its load when last looked at.  Loads only
+ * grow, so a stale entry is never above its queue's real place: when the
+ * top is current it is the least loaded queue of its group. */
+struct entry {
+	unsigned load, q;
+};
+
+struct group {
+	unsigned start, n;	/* entries[start .. start + n) */
+	int pkg, node;		/* level 1 only: the key */
+};
+
+enum { BY_CORE, BY_PKG, BY_NODE, LEVELS };
+
+struct groups {
+	struct entry *e;		/* 3 x nrx */
+	struct group *g[LEVELS];	/* per level, in key order */
+	unsigned n[LEVELS];
+	int *core_g, *node_g;		/* core, node -> group, -1 none */
+};
+
+static bool before(const struct entry *a, const struct entry *b)
+{
+	return a->load < b->load || (a->load == b->load && a->q < b->q);
+}
+
+static void sift_down(struct entry *h, unsigned n, unsigned i)
+{
+	for (;;) {
+		unsigned l = 2 * i + 1, m = i;
+		struct entry tmp;
+
+		if (l < n && before(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && before(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+/* The least loaded queue of a group (lowest number among equals), its
+ * entry brought up to date; -1 for no group. */
+static int group_best(struct groups *gs, const struct group *g, const unsigned *load)
+{
+	struct entry *h;
+
+	if (!g || !g->n)
+		return -1;
+	h = gs->e + g->start;
+	while (h[0].load != load[h[0].q]) {
+		h[0].load = load[h[0].q];
+		sift_down(h, g->n, 0);
+	}
+	return (int)h[0].q;
+}
+
+static int cmp_pkg_node(int pa, int na, int pb, int nb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
+/* The level-1 group of (package, node), by binary search. */
+static const struct group *find_pkg(const struct groups *gs, int pkg, int node)
+{
+	unsigned lo = 0, hi = gs->n[BY_PKG];
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		const struct group *g = &gs->g[BY_PKG][mid];
+		int c = cmp_pkg_node(g->pkg, g->node, pkg, node);
+
+		if (!c)
+			return g;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+struct pkg_key {
+	int pkg, node;
+	unsigned q;
+};
+
+static int cmp_pkg_key(const void *a, const void *b)
+{
+	const struct pkg_key *x = a, *y = b;
+	int c = cmp_pkg_node(x->pkg, x->node, y->pkg, y->node);
+
+	return c ? c : (x->q > y->q) - (x->q < y->q);
+}
+
+/* Groups by core and by node are indexed directly; (package, node) keys are
+ * arbitrary numbers, sorted.  Every heap starts in queue order with load 0,
+ * which is a valid heap.  -1: out of memory (no RPS is then planned). */
+static int build_groups(const struct np_topology *topo, const struct np_dev *t,
+			const unsigned *qcpu, unsigned nrx, struct groups *gs)
+{
+	static const int levels[] = { BY_CORE, BY_NODE };
+	unsigned nc = topo->nr_cores, nn = topo->nr_nodes, k = 0, n = 0;
+	struct pkg_key *keys;
+
+	memset(gs, 0, sizeof(*gs));
+	gs->e = malloc(sizeof(*gs->e) * 3 * nrx);
+	gs->g[BY_CORE] = calloc(nc + nn + 2 * nrx + 2, sizeof(struct group));
+	gs->core_g = malloc(sizeof(int) * (nc + nn + 1));
+	keys = malloc(sizeof(*keys) * nrx);
+	if (!gs->e || !gs->g[BY_CORE] || !gs->core_g || !keys) {
+		free(keys);
+		return -1;
+	}
+	gs->g[BY_PKG] = gs->g[BY_CORE] + nc + 1;
+	gs->g[BY_NODE] = gs->g[BY_PKG] + nrx + 1;
+	gs->node_g = gs->core_g + nc;
+	/* level 0 and 2: count per key, then place in queue order */
+	for (size_t l = 0; l < NP_ARRAY_SIZE(levels); l++) {
+		int lv = levels[l];
+		unsigned nkeys = lv == BY_CORE ? nc : nn;
+		int *idx = lv == BY_CORE ? gs->core_g : gs->node_g;
+		struct group *g = gs->g[lv];
+
+		for (unsigned i = 0; i < nkeys; i++)
+			idx[i] = -1;
+		for (unsigned q = 0; q < nrx; q++) {
+			const struct np_cpu *c = &topo->cpus[qcpu[q]];
+			unsigned key = (unsigned)(lv == BY_CORE ? c->core : c->node);
+
+			if (t->rxq[q].rps_err)
+				continue;
+			if (idx[key] < 0) {
+				idx[key] = (int)gs->n[lv]++;
+				g[idx[key]].n = 0;
+			}
+			g[idx[key]].n++;
+		}
+		for (unsigned i = 0; i < gs->n[lv]; i++) {
+			g[i].start = k;
+			k += g[i].n;
+			g[i].n = 0;
+		}
+		for (unsigned q = 0; q < nrx; q++) {
+			const struct np_cpu *c = &topo->cpus[qcpu[q]];
+			struct group *gr;
+
+			if (t->rxq[q].rps_err)
+				continue;
+			gr = &g[idx[(unsigned)(lv == BY_CORE ? c->core : c->node)]];
+			gs->e[gr->start + gr->n++] = (struct entry){ 0, q };
+		}
+	}
+	/* level 1: queues sorted by (package, node), then queue number */
+	for (unsigned q = 0; q < nrx; q++) {
+		const struct np_cpu *c = &topo->cpus[qcpu[q]];
+
+		if (!t->rxq[q].rps_err)
+			keys[n++] = (struct pkg_key){ c->package_id, c->node, q };
+	}
+	qsort(keys, n, sizeof(*keys), cmp_pkg_key);
+	for (unsigned i = 0; i < n; i++) {
+		struct group *g = gs->n[BY_PKG] ? &gs->g[BY_PKG][gs->n[BY_PKG] - 1] : NULL;
+
+		if (!g || g->pkg != keys[i].pkg || g->node != keys[i].node) {
+			g = &gs->g[BY_PKG][gs->n[BY_PKG]++];
+			*g = (struct group){ .start = k, .pkg = keys[i].pkg, .node = keys[i].node };
+		}
+		gs->e[k++] = (struct entry){ 0, keys[i].q };
+		g->n++;
+	}
+	free(keys);
+	return 0;
+}
+
+static void free_groups(struct groups *gs)
+{
+	free(gs->e);
+	free(gs->g[BY_CORE]);
+	free(gs->core_g);
+}
+
+/* Can the groups index every CPU involved (the queues' and the local ones)? */
+static bool indexable(const struct np_topology *topo, const struct np_cpumask *local,
+		      const unsigned *qcpu, unsigned nrx)
+{
+	np_cpumask_for_each(cpu, local) {
+		const struct np_cpu *c;
+
+		if ((unsigned)cpu >= topo->nr_cpus)
+			break;
+		c = &topo->cpus[cpu];
+		if (c->core < 0 || (unsigned)c->core >= topo->nr_cores || c->node < 0 ||
+		    (unsigned)c->node >= topo->nr_nodes)
+			return false;
+	}
+	for (unsigned q = 0; q < nrx; q++) {
+		const struct np_cpu *c = &topo->cpus[qcpu[q]];
+
+		if (c->core < 0 || (unsigned)c->core >= topo->nr_cores || c->node < 0 ||
+		    (unsigned)c->node >= topo->nr_nodes)
+			return false;
+	}
+	return true;
+}
+
+/* The nearest queue by the groups: the CPU's core, (package, node), node. */
+static int nearest_by_groups(struct groups *gs, const struct np_cpu *c, const unsigned *load)
+{
+	int best = gs->core_g[c->core];
+
+	if (best >= 0)
+		return group_best(gs, &gs->g[BY_CORE][best], load);
+	best = group_best(gs, find_pkg(gs, c->package_id, c->node), load);
+	if (best >= 0)
+		return best;
+	best = gs->node_g[c->node];
+	return best >= 0 ? group_best(gs, &gs->g[BY_NODE][best], load) : -1;
+}
+
+unsigned np_spread_rps(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,
+		       struct np_plan *plan)
+{
+	const struct np_topology *topo = &st->topo;
+	struct np_dev *t = &plan->target->dev;
+	struct np_cpumask irq_cpus;
+	unsigned *load = calloc(2 * (size_t)nrx + 1, sizeof(*load)), *qcpu, spread = 0;
+	struct groups gs = { 0 };
+	bool fast;
+
+	if (!load)
+		return 0;	/* no RPS is a valid plan */
+	qcpu = load + nrx;
+	np_cpumask_zero(&irq_cpus);
+	for (unsigned q = 0; q < nrx; q++) {
+		qcpu[q] = np_queue_cpu(o, q);
+		np_cpumask_set(&irq_cpus, qcpu[q]);
+	}
+	fast = indexable(topo, &o->local, qcpu, nrx);
+	if (fast && build_groups(topo, t, qcpu, nrx, &gs) < 0) {
+		free_groups(&gs);
+		free(load);
+		return 0;
+	}
+	np_cpumask_for_each(cpu, &o->local) {
+		int best;
+
+		if ((unsigned)cpu >= topo->nr_cpus || np_cpumask_test(&irq_cpus, (unsigned)cpu))
+			continue;
+		if (fast)
+			best = nearest_by_groups(&gs, &topo->cpus[cpu], load);
+		else
+			best = nearest_by_scan(topo, t, qcpu, nrx, load, (unsigned)cpu);
+		if (best < 0)
+			continue;
+		np_cpumask_set(&t->rxq[best].rps_cpus, (unsigned)cpu);
+		load[best]++;
+		spread++;
+	}
+	if (fast)
+		free_groups(&gs);
+	free(load);
+	return spread;
+}
