@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * np_spread_rps (plan/plan_rps.c) finds each local CPU's nearest queue
+ * through groups of queues and a heap per group.  Here a direct reading of
+ * the rule, every queue asked for every CPU (what the planner did before),
+ * must give the same masks: on the shapes that stress the groups (SMT,
+ * several packages per node, nodes without the NIC), with queues whose
+ * rps_cpus is unreadable, and on a topology whose core numbers the groups
+ * cannot index (the planner then asks every queue itself).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_policy.h"
+#include "shapes.h"
+#include "tap.h"
+
+/* 0 same core, 1 same package and node, 2 same node, 3 farther */
+static int distance(const struct np_topology *t, unsigned a, unsigned b)
+{
+	const struct np_cpu *x = &t->cpus[a], *y = &t->cpus[b];
+
+	if (x->core == y->core)
+		return 0;
+	if (x->package_id == y->package_id && x->node == y->node)
+		return 1;
+	return x->node == y->node ? 2 : 3;
+}
+
+/* The rule as written: nearest, then least loaded, then lowest queue. */
+static void reference(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,
+		      struct np_dev *t)
+{
+	const struct np_topology *topo = &st->topo;
+	unsigned *load = calloc(nrx, sizeof(*load));
+	struct np_cpumask irq;
+
+	np_cpumask_zero(&irq);
+	for (unsigned q = 0; q < nrx; q++)
+		np_cpumask_set(&irq, np_queue_cpu(o, q));
+	np_cpumask_for_each(cpu, &o->local) {
+		int best = -1, best_d = 3;
+
+		if ((unsigned)cpu >= topo->nr_cpus || np_cpumask_test(&irq, (unsigned)cpu))
+			continue;
+		for (unsigned q = 0; q < nrx; q++) {
+			int d = distance(topo, np_queue_cpu(o, q), (unsigned)cpu);
+
+			if (t->rxq[q].rps_err || d > 2)
+				continue;
+			if (best < 0 || d < best_d || (d == best_d && load[q] < load[best])) {
+				best = (int)q;
+				best_d = d;
+			}
+		}
+		if (best >= 0) {
+			np_cpumask_set(&t->rxq[best].rps_cpus, (unsigned)cpu);
+			load[best]++;
+		}
+	}
+	free(load);
+}
+
+static void zero_rps(struct np_dev *d)
+{
+	for (unsigned q = 0; q < d->n_rxq; q++)
+		np_cpumask_zero(&d->rxq[q].rps_cpus);
+}
+
+/* Both ways on the state as built (maybe edited by the caller). */
+static void compare(const char *name, struct np_state *st, unsigned nrx)
+{
+	struct np_plan plan = { 0 };
+	struct np_state *want = NULL;
+	struct np_cpu_order o;
+	struct np_cpumask local;
+	unsigned same = 0, spread;
+
+	if (nrx > st->dev.n_rxq)
+		nrx = st->dev.n_rxq;
+	np_cpumask_and(&local, &st->dev.local_cpus, &st->topo.online);
+	if (np_cpumask_empty(&local))
+		local = st->topo.online;
+	if (np_cpu_order(&st->topo, &st->topo.online, &local, &o) < 0 ||
+	    np_state_dup(st, &plan.target) < 0 || np_state_dup(st, &want) < 0) {
+		ok(0, "%s: out of memory", name);
+		return;
+	}
+	zero_rps(&plan.target->dev);
+	zero_rps(&want->dev);
+	spread = np_spread_rps(st, &o, nrx, &plan);
+	reference(st, &o, nrx, &want->dev);
+	for (unsigned q = 0; q < st->dev.n_rxq; q++)
+		same += np_cpumask_equal(&plan.target->dev.rxq[q].rps_cpus, &want->dev.rxq[q].rps_cpus);
+	is_int(same, st->dev.n_rxq, "%s: %u rx queues, the same RPS masks as asking every queue",
+	       name, nrx);
+	ok(spread > 0, "%s: some CPUs spread (%u)", name, spread);
+	np_state_free(plan.target);
+	np_state_free(want);
+	np_cpu_order_clear(&o);
+}
+
+static const struct {
+	const char *name;
+	struct shape s;
+	unsigned nrx;
+} cases[] = {
+	{ "1024 CPUs, 1 node, 256 queues", { .cpus = 1024, .smt = true, .driver = "mlx5_core",
+		.max_queues = 256, .queues = 256, .speed = 100000 }, 200 },
+	{ "128 CPUs, 4 nodes, 2 packages", { .cpus = 128, .smt = true, .nodes = 4, .packages = 2,
+		.driver = "mlx5_core", .nic_node = 3, .max_queues = 64, .queues = 64 }, 24 },
+	{ "64 CPUs, 2 packages on one node", { .cpus = 64, .smt = true, .packages = 2,
+		.driver = "ice", .nic_node = -1, .max_queues = 64, .queues = 64 }, 10 },
+	{ "SMT-4 adjacent, 2 nodes", { .cpus = 64, .threads = 4, .adjacent = true, .nodes = 2,
+		.packages = 2, .driver = "ixgbe", .nic_node = 1, .max_queues = 8, .queues = 8 }, 3 },
+	{ "48 CPUs without SMT, 3 queues", { .cpus = 48, .nodes = 2, .packages = 2,
+		.driver = "ixgbe", .nic_node = -1, .max_queues = 3, .queues = 3 }, 3 },
+};
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct np_state *st = NULL;
+
+		if (shape_build(&cases[i].s, &st) < 0) {
+			ok(0, "%s: shape", cases[i].name);
+			continue;
+		}
+		compare(cases[i].name, st, cases[i].nrx);
+		/* unreadable rps_cpus on every third queue: never chosen */
+		for (unsigned q = 0; q < st->dev.n_rxq; q += 3)
+			st->dev.rxq[q].rps_err = -EACCES;
+		compare("... with unreadable rps_cpus", st, cases[i].nrx);
+		np_state_free(st);
+	}
+	{
+		/* core numbers beyond nr_cores (a hand-written model): the
+		 * groups cannot index them and every queue is asked */
+		struct shape s = { .cpus = 32, .smt = true, .packages = 2, .driver = "ice",
+				   .nic_node = -1, .max_queues = 16, .queues = 16 };
+		struct np_state *st = NULL;
+
+		if (shape_build(&s, &st) < 0) {
+			ok(0, "odd cores: shape");
+		} else {
+			for (unsigned c = 0; c < st->topo.nr_cpus; c++)
+				st->topo.cpus[c].core += 1000 * (int)(c % 2);
+			compare("core numbers beyond nr_cores", st, 5);
+			np_state_free(st);
+		}
+	}
+	return tap_done();
+}
