@@ -215,6 +215,11 @@ int np_write_file_at(int dirfd, const char *path, const char *value);
 int np_write_all(int fd, const char *p, size_t len);
 /* A directory's fd (O_CLOEXEC), or -errno. */
 int np_open_dir_at(int dirfd, const char *path);
+/* fn on each entry name of the directory just opened at fd (read from
+ * where the fd is; it stays open, usable for openat) until fn returns nonzero; that
+ * value, 0, or -errno.  getdents64 on the fd itself: no DIR stream, whose
+ * setup costs an fstat and two fcntl per directory. */
+int np_dir_names(int fd, int (*fn)(const char *name, void *arg), void *arg);
 /* 0 when path exists, or -errno. */
 int np_exists_at(int dirfd, const char *path);
 /* fn on each line (newline kept) until it returns nonzero; for the few

@@ -63,7 +63,7 @@ static int topology(struct kernel_backend *k, struct np_topology *ret, struct np
 		np_topology_clear(&k->topo);
 		free(k->topo_key);
 		k->topo_key = NULL;
-		r = np_topology_read(rootfd, &k->topo, err);
+		r = np_topology_read_key(rootfd, key, &k->topo, err);
 		if (r < 0) {
 			free(key);
 			return r;

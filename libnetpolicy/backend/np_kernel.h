@@ -73,6 +73,10 @@ void np_quirks_apply(int rootfd, struct np_dev *dev);
 
 /* topology.c */
 int np_topology_read(int rootfd, struct np_topology *ret, struct np_error *err);
+/* The same, with cpu/online and cpu/isolated taken from a key that
+ * np_topology_key() returned (NULL: read them). */
+int np_topology_read_key(int rootfd, const char *key, struct np_topology *ret,
+			 struct np_error *err);
 /* What a CPU hotplug or a cpuset partition change alters (cpu/online and
  * cpu/isolated), as one string to compare: two small files instead of the
  * machine's per-CPU files.  *ret is the caller's to free. */

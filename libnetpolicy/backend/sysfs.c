@@ -90,8 +90,9 @@ static void read_numa(int rootfd, struct np_dev *dev, const struct np_topology *
 }
 
 /* What ethtool's drvinfo would say, for trees ethtool cannot see
- * (fixtures); the ethtool reading wins when there is one. */
-static void read_driver(int rootfd, struct np_dev *dev)
+ * (fixtures); the ethtool reading wins when there is one.  devlink: the
+ * name the device/ link points to, "" when it could not be read. */
+static void read_driver(int rootfd, struct np_dev *dev, const char *devlink)
 {
 	char path[128], sub[32] = "", target[PATH_MAX];
 	ssize_t n;
@@ -104,8 +105,8 @@ static void read_driver(int rootfd, struct np_dev *dev)
 	if (!devpath(path, sizeof(path), dev->ifname, "device/subsystem"))
 		(void)np_read_link_name_at(rootfd, path, sub, sizeof(sub));
 	if (strcmp(sub, "virtio") != 0) {
-		if (!devpath(path, sizeof(path), dev->ifname, "device"))
-			(void)np_read_link_name_at(rootfd, path, dev->bus_info, sizeof(dev->bus_info));
+		if (devlink[0])
+			memcpy(dev->bus_info, devlink, strlen(devlink) + 1);
 		return;
 	}
 	/* virtio_net reports the PCI function: the directory above virtioN in
@@ -127,38 +128,36 @@ static void read_driver(int rootfd, struct np_dev *dev)
 	}
 }
 
-/* rx-N and tx-N in queues/: the real queue counts (highest N + 1). */
-static int count_queues(int rootfd, const char *ifname, unsigned *n_rx, unsigned *n_tx)
+struct queue_counts {
+	unsigned rx, tx;
+};
+
+static int count_queue(const char *name, void *arg)
 {
-	char path[128];
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	struct queue_counts *n = arg;
+	unsigned q;
+	char kind[3], tail;
 
-	*n_rx = *n_tx = 0;
-	if (devpath(path, sizeof(path), ifname, "queues") < 0)
-		return -ENAMETOOLONG;
-	fd = np_open_dir_at(rootfd, path);
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	while ((de = readdir(d))) {
-		unsigned q;
-		char kind[3], tail;
-
-		if (sscanf(de->d_name, "%2[rtx]-%u%c", kind, &q, &tail) != 2 || q >= 1u << 16)
-			continue;
-		if (!strcmp(kind, "rx") && q + 1 > *n_rx)
-			*n_rx = q + 1;
-		else if (!strcmp(kind, "tx") && q + 1 > *n_tx)
-			*n_tx = q + 1;
-	}
-	closedir(d);
+	if (sscanf(name, "%2[rtx]-%u%c", kind, &q, &tail) != 2 || q >= 1u << 16)
+		return 0;
+	if (!strcmp(kind, "rx") && q + 1 > n->rx)
+		n->rx = q + 1;
+	else if (!strcmp(kind, "tx") && q + 1 > n->tx)
+		n->tx = q + 1;
 	return 0;
+}
+
+/* rx-N and tx-N in queues/ (open at qfd): the real queue counts (highest
+ * N + 1). */
+static void count_queues(int qfd, unsigned *n_rx, unsigned *n_tx)
+{
+	struct queue_counts n = { 0 };
+
+	/* a failing read ends the listing with what it found, as readdir(3)
+	 * would */
+	(void)np_dir_names(qfd, count_queue, &n);
+	*n_rx = n.rx;
+	*n_tx = n.tx;
 }
 
 /* Per-queue files relative to the queues/ directory: one path lookup of
@@ -207,42 +206,34 @@ int np_sysfs_read_queues(int rootfd, struct np_dev *dev, struct np_error *err)
 {
 	struct np_rxq *rxq = NULL;
 	struct np_txq *txq = NULL;
-	unsigned n_rx, n_tx;
+	unsigned n_rx = 0, n_tx = 0;
 	char path[128];
-	int r;
+	int qfd, r;
 
 	read_napi(rootfd, dev->ifname, &dev->napi);
-	r = count_queues(rootfd, dev->ifname, &n_rx, &n_tx);
-	if (r < 0)
-		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "/sys/class/net/%s/queues: %s",
-			      dev->ifname, strerror(-r));
+	/* one fd of queues/ to list it and to open every queue file below */
+	r = devpath(path, sizeof(path), dev->ifname, "queues");
+	qfd = r < 0 ? r : np_open_dir_at(rootfd, path);
+	if (qfd >= 0)
+		count_queues(qfd, &n_rx, &n_tx);
+	if (qfd < 0 && qfd != -ENOENT)
+		return np_err(err, qfd, NP_PHASE_DISCOVER, NULL, "/sys/class/net/%s/queues: %s",
+			      dev->ifname, strerror(-qfd));
 	rxq = calloc(n_rx ? n_rx : 1, sizeof(*rxq));
 	txq = calloc(n_tx ? n_tx : 1, sizeof(*txq));
 	if (!rxq || !txq) {
 		free(rxq);
 		free(txq);
-		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
-	}
-	if (n_rx || n_tx) {
-		int qfd = -ENAMETOOLONG;
-
-		if (!devpath(path, sizeof(path), dev->ifname, "queues"))
-			qfd = np_open_dir_at(rootfd, path);
-		for (unsigned q = 0; q < n_rx; q++) {
-			if (qfd >= 0)
-				read_rxq(qfd, q, &rxq[q]);
-			else
-				rxq[q].rps_err = rxq[q].flow_err = qfd;
-		}
-		for (unsigned q = 0; q < n_tx; q++) {
-			if (qfd >= 0)
-				read_txq(qfd, q, &txq[q]);
-			else
-				txq[q].xps_err = txq[q].xps_rxqs_err = qfd;
-		}
 		if (qfd >= 0)
 			close(qfd);
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
 	}
+	for (unsigned q = 0; q < n_rx; q++)
+		read_rxq(qfd, q, &rxq[q]);
+	for (unsigned q = 0; q < n_tx; q++)
+		read_txq(qfd, q, &txq[q]);
+	if (qfd >= 0)
+		close(qfd);
 	free(dev->rxq);
 	free(dev->txq);
 	dev->rxq = rxq;
@@ -255,7 +246,7 @@ int np_sysfs_read_queues(int rootfd, struct np_dev *dev, struct np_error *err)
 int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,
 		      struct np_error *err)
 {
-	char path[128];
+	char path[128], devlink[sizeof(dev->bus_info)];
 	int r;
 
 	r = np_ifname_validate(dev->ifname, err);
@@ -267,8 +258,22 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 		return np_err(err, -ENODEV, NP_PHASE_DISCOVER, NULL, "no such device");
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: %s", path, strerror(-r));
-	read_numa(rootfd, dev, topo);
-	read_driver(rootfd, dev);
+	/* A virtual device (veth, bridge) has no device/ link: no NUMA node,
+	 * no bus, nothing below it to look for. */
+	r = devpath(path, sizeof(path), dev->ifname, "device");
+	if (!r)
+		r = np_read_link_name_at(rootfd, path, devlink, sizeof(dev->bus_info));
+	if (r == -ENOENT) {
+		dev->numa_node = -1;
+		np_cpumask_zero(&dev->local_cpus);
+		if (topo)
+			dev->local_cpus = topo->online;
+	} else {
+		if (r < 0)
+			devlink[0] = '\0';
+		read_numa(rootfd, dev, topo);
+		read_driver(rootfd, dev, devlink);
+	}
 	return np_sysfs_read_queues(rootfd, dev, err);
 }
 

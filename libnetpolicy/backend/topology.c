@@ -19,8 +19,27 @@
 /* A cpulist of every CPU, spelled out, is about 10 KiB at NP_CPUS_MAX. */
 #define LIST_LEN 16384
 
-/* Absent or empty: the empty set (isolated, nohz_full).  Kernels without
- * nohz_full print "(null)". */
+/* A cpulist as the kernel prints it; "(null)" (nohz_full on kernels
+ * without it) is the empty set. */
+static int parse_list(const char *path, const char *text, struct np_cpumask *ret,
+		      struct np_error *err)
+{
+	int r;
+
+	if (!strcmp(text, "(null)")) {
+		np_cpumask_zero(ret);
+		return 0;
+	}
+	r = np_cpumask_parse_list(text, ret);
+	if (r == -ERANGE)
+		return np_err(err, -E2BIG, NP_PHASE_DISCOVER, NULL,
+			      "/%s: CPU numbers above %d are not supported", path, NP_CPUS_MAX - 1);
+	if (r < 0)
+		np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: cannot parse '%.32s'", path, text);
+	return r;
+}
+
+/* Absent or empty: the empty set (isolated, nohz_full). */
 static int read_list(int rootfd, const char *path, bool optional, struct np_cpumask *ret,
 		     struct np_error *err)
 {
@@ -38,22 +57,9 @@ static int read_list(int rootfd, const char *path, bool optional, struct np_cpum
 		} else {
 			np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: %s", path, strerror(-r));
 		}
-		goto out;
+	} else {
+		r = parse_list(path, buf, ret, err);
 	}
-	if (!strcmp(buf, "(null)")) {
-		np_cpumask_zero(ret);
-		r = 0;
-		goto out;
-	}
-	r = np_cpumask_parse_list(buf, ret);
-	if (r == -ERANGE)
-		np_err(err, -E2BIG, NP_PHASE_DISCOVER, NULL,
-		       "/%s: CPU numbers above %d are not supported", path, NP_CPUS_MAX - 1);
-	else if (r < 0)
-		np_err(err, r, NP_PHASE_DISCOVER, NULL, "/%s: cannot parse '%.32s'", path, buf);
-	if (r == -ERANGE)
-		r = -E2BIG;
-out:
 	free(buf);
 	return r;
 }
@@ -86,41 +92,38 @@ static void read_cpu(int rootfd, unsigned cpu, struct np_cpu *c, bool *alone)
 	*alone = false;
 }
 
+static int count_node(const char *name, void *arg)
+{
+	unsigned *nr = arg, id;
+	char tail;
+
+	if (sscanf(name, "node%u%c", &id, &tail) == 1 && id < NODES_MAX && id + 1 > *nr)
+		*nr = id + 1;
+	return 0;
+}
+
 /* node_cpus[] and cpus[].node; a tree without the node directory (no
  * CONFIG_NUMA) is one node holding every CPU. */
 static int read_nodes(int rootfd, struct np_topology *t, struct np_error *err)
 {
 	struct np_cpumask m;
-	struct dirent *de;
 	unsigned nr = 0;
-	DIR *d = NULL;
 	int fd, r = 0;
 
 	fd = np_open_dir_at(rootfd, NODE_DIR);
 	if (fd >= 0) {
-		d = fdopendir(fd);
-		if (!d)
-			close(fd);
-	}
-	if (d) {
-		while ((de = readdir(d))) {
-			unsigned id;
-			char tail;
-
-			if (sscanf(de->d_name, "node%u%c", &id, &tail) == 1 && id < NODES_MAX &&
-			    id + 1 > nr)
-				nr = id + 1;
-		}
+		/* a failing read ends the listing with what it found, as
+		 * readdir(3) would */
+		(void)np_dir_names(fd, count_node, &nr);
+		close(fd);
 	}
 	t->nr_nodes = nr ? nr : 1;
 	t->node_cpus = calloc(t->nr_nodes, sizeof(*t->node_cpus));
-	if (!t->node_cpus) {
-		r = np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
-		goto out;
-	}
+	if (!t->node_cpus)
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
 	if (!nr) {
 		t->node_cpus[0] = t->online;
-		goto out;
+		return 0;
 	}
 	for (unsigned n = 0; n < nr; n++) {
 		char path[128];
@@ -129,16 +132,13 @@ static int read_nodes(int rootfd, struct np_topology *t, struct np_error *err)
 		/* holes in node numbering and memory-only nodes have no CPUs */
 		r = read_list(rootfd, path, true, &m, err);
 		if (r < 0)
-			goto out;
+			return r;
 		np_cpumask_and(&t->node_cpus[n], &m, &t->online);
 		np_cpumask_for_each(c, &t->node_cpus[n])
 			if ((unsigned)c < t->nr_cpus)
 				t->cpus[c].node = (int)n;
 	}
-out:
-	if (d)
-		closedir(d);
-	return r;
+	return 0;
 }
 
 /* Dense machine-wide core numbers in the order of each core's first CPU,
@@ -180,7 +180,34 @@ static void number_cores(struct np_topology *t, const bool *alone, int *pkgs)
 	t->nr_packages = npkg;
 }
 
+/* online and isolated from the key np_topology_key() just read ("online|isolated"),
+ * instead of reading the two files again. */
+static int read_keyed(int rootfd, const char *key, struct np_cpumask *online,
+		      struct np_cpumask *isolated, struct np_error *err)
+{
+	const char *bar = key ? strchr(key, '|') : NULL;
+	char *text;
+	int r;
+
+	if (!bar) {
+		r = read_list(rootfd, CPU_DIR "/online", false, online, err);
+		return r < 0 ? r : read_list(rootfd, CPU_DIR "/isolated", true, isolated, err);
+	}
+	text = strndup(key, (size_t)(bar - key));
+	if (!text)
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+	r = parse_list(CPU_DIR "/online", text, online, err);
+	free(text);
+	return r < 0 ? r : parse_list(CPU_DIR "/isolated", bar + 1, isolated, err);
+}
+
 int np_topology_read(int rootfd, struct np_topology *ret, struct np_error *err)
+{
+	return np_topology_read_key(rootfd, NULL, ret, err);
+}
+
+int np_topology_read_key(int rootfd, const char *key, struct np_topology *ret,
+			 struct np_error *err)
 {
 	struct np_topology t = { 0 };
 	struct np_cpumask online;
@@ -196,16 +223,13 @@ int np_topology_read(int rootfd, struct np_topology *ret, struct np_error *err)
 		return np_err(err, -EINVAL, NP_PHASE_DISCOVER, NULL,
 			      "/" CPU_DIR "/possible: no CPUs");
 	t.nr_cpus = (unsigned)last + 1;
-	r = read_list(rootfd, CPU_DIR "/online", false, &online, err);
+	r = read_keyed(rootfd, key, &online, &t.isolated, err);
 	if (r < 0)
 		return r;
 	np_cpumask_and(&t.online, &online, &t.possible);
 	if (np_cpumask_empty(&t.online))
 		return np_err(err, -EINVAL, NP_PHASE_DISCOVER, NULL,
 			      "/" CPU_DIR "/online: no CPUs");
-	r = read_list(rootfd, CPU_DIR "/isolated", true, &t.isolated, err);
-	if (r < 0)
-		return r;
 	r = read_list(rootfd, CPU_DIR "/nohz_full", true, &t.nohz_full, err);
 	if (r < 0)
 		return r;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Small sysfs/procfs files, always relative to a root directory fd so the
  * same code reads the live system and fixture trees. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -39,6 +40,28 @@ static int open_at(int dirfd, const char *path, int flags)
 int np_open_dir_at(int dirfd, const char *path)
 {
 	return open_at(dirfd, path, O_RDONLY | O_DIRECTORY);
+}
+
+int np_dir_names(int fd, int (*fn)(const char *name, void *arg), void *arg)
+{
+	/* aligned for struct dirent64, which getdents64 fills */
+	union {
+		struct dirent64 de;
+		char buf[8192];
+	} u;
+	ssize_t n;
+
+	while ((n = getdents64(fd, u.buf, sizeof(u.buf))) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *de = (const struct dirent64 *)(u.buf + off);
+			int r = fn(de->d_name, arg);
+
+			if (r)
+				return r;
+			off += de->d_reclen;
+		}
+	}
+	return n < 0 ? -errno : 0;
 }
 
 int np_exists_at(int dirfd, const char *path)

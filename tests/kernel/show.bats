@@ -144,3 +144,19 @@ ethtool_l() {	# field of `ethtool -l`: "Current" or "Pre-set" section, RX/TX/Oth
 	[ "$status" -eq 1 ]
 	[ "$output" = "netpolicy: v0: no such device" ]
 }
+
+@test "show opens each queue file once, and no file twice" {
+	# strace inside the namespace: only netpolicy is traced, not ip
+	ASAN_OPTIONS=detect_leaks=0 run ip netns exec "$NS" strace -f -e trace=openat \
+		-o "$NP_TMP/trace" "$NETPOLICY" --state-dir "$STATE_DIR" --json v0 show
+	[ "$status" -eq 0 ]
+	# rps_cpus, rps_flow_cnt, xps_cpus, xps_rxqs of 8 queue pairs, opened
+	# relative to one fd of queues/
+	[ "$(grep -cE 'openat\([0-9]+, "[rt]x-[0-9]+/' "$NP_TMP/trace")" -eq 32 ]
+	# the device's own files: the three NAPI files and queues/ (a veth has
+	# no device/ link, so nothing below it is looked for)
+	[ "$(grep -c 'openat([0-9]*, "sys/class/net/v0/' "$NP_TMP/trace")" -eq 4 ]
+	# nothing under /sys or /proc read twice (the topology's cpu/online
+	# and cpu/isolated once, for its key and its reading)
+	! grep -oE 'openat\([0-9]+, "(sys|proc)/[^"]*"' "$NP_TMP/trace" | sort | uniq -d | grep .
+}

@@ -26,9 +26,9 @@ struct cost {
 	bool mapped;
 };
 
-static int measure(unsigned cpus, bool actions, struct cost *ret)
+static int measure_q(unsigned cpus, unsigned queues, bool actions, struct cost *ret)
 {
-	struct bigtree t = { .cpus = cpus, .queues = QUEUES, .other_irqs = cpus / 4 + 32,
+	struct bigtree t = { .cpus = cpus, .queues = queues, .other_irqs = cpus / 4 + 32,
 			     .irq_actions = actions };
 	char dir[] = "/tmp/np-bigtree-XXXXXX";
 	struct np_error err = { 0 };
@@ -57,8 +57,8 @@ static int measure(unsigned cpus, bool actions, struct cost *ret)
 	if (r < 0)
 		printf("# %u CPUs: %s\n", cpus, err.msg);
 	ret->n_irq = st.dev.n_irq;
-	ret->mapped = st.dev.n_irq == QUEUES + 1;
-	for (unsigned i = 0; ret->mapped && i < QUEUES; i++)
+	ret->mapped = st.dev.n_irq == queues + 1;
+	for (unsigned i = 0; ret->mapped && i < queues; i++)
 		ret->mapped = st.dev.irq[i].queue == (int)i &&
 			      st.dev.irq[i].irq == BIGTREE_IRQ0 + i;
 	np_state_clear(&st);
@@ -66,6 +66,43 @@ static int measure(unsigned cpus, bool actions, struct cost *ret)
 out:
 	bigtree_remove(dir);
 	return r;
+}
+
+static int measure(unsigned cpus, bool actions, struct cost *ret)
+{
+	return measure_q(cpus, QUEUES, actions, ret);
+}
+
+/*
+ * What a queue costs, and what the device costs besides: twice the queues
+ * must open exactly the files of the added queues, each once: rps_cpus,
+ * rps_flow_cnt, xps_cpus, xps_rxqs and the 3 files of its IRQ below
+ * /proc/irq and /sys/kernel/irq (smp_affinity_list,
+ * effective_affinity_list, actions).  A file read twice per queue, or one
+ * the model does not hold, fails here.  The rest is the device's fixed
+ * cost: its own files, queues/ listed and used through one fd, the misc
+ * vector.
+ */
+#define FILES_PER_QUEUE (4 + 3)
+#define FIXED_OPENS 13
+
+static void per_queue(void)
+{
+	struct cost one, two;
+	uint64_t fixed;
+
+	if (measure_q(2, QUEUES, true, &one) < 0 || measure_q(2, 2 * QUEUES, true, &two) < 0) {
+		ok(0, "per queue: discovery reads the device");
+		return;
+	}
+	printf("# %u queues: %llu files opened, %u queues: %llu\n", QUEUES,
+	       (unsigned long long)one.io.opens, 2 * QUEUES, (unsigned long long)two.io.opens);
+	is_int(two.io.opens - one.io.opens, (uint64_t)FILES_PER_QUEUE * QUEUES,
+	       "%u more queues: %u files opened for each, no more", QUEUES, FILES_PER_QUEUE);
+	is_int(two.io.lookups, one.io.lookups, "%u more queues: no lookup per queue", QUEUES);
+	fixed = one.io.opens - (uint64_t)FILES_PER_QUEUE * QUEUES;
+	ok(fixed <= FIXED_OPENS, "the device's own files: %llu opened (at most %d)",
+	   (unsigned long long)fixed, FIXED_OPENS);
 }
 
 int main(void)
@@ -99,6 +136,8 @@ int main(void)
 		   (unsigned long long)c[i].io.bytes,
 		   (unsigned long long)(c[0].io.bytes + growth + lists));
 	}
+
+	per_queue();
 
 	/* Without /sys/kernel/irq (before 4.11): /proc/interrupts, still the
 	 * same IRQs. */
