@@ -12,9 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_policy.h"
-#include "shapes.h"
-#include "tap.h"
+#include "plan_check.h"
 
 /* n NAPIs (ids 100..) with `has`, deferral at the given values */
 static int add_napis(struct np_state *st, unsigned n, uint32_t has, uint32_t defer, uint64_t gro)
@@ -33,48 +31,18 @@ static int add_napis(struct np_state *st, unsigned n, uint32_t has, uint32_t def
 	return 0;
 }
 
-static size_t steps_of(const struct np_plan *plan, const char *knob)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < plan->n_steps; i++)
-		n += !strcmp(plan->steps[i].knob->name, knob);
-	return n;
-}
-
-static bool noted(const struct np_plan *plan, const char *text)
-{
-	for (size_t i = 0; i < plan->n_notes; i++)
-		if (strstr(plan->notes[i].text, text))
-			return true;
-	return false;
-}
-
-static struct np_plan *plan_for(const char *policy, const struct np_state *st,
-				const struct np_plan_base *base)
-{
-	const struct np_policy *p = NULL;
-	struct np_plan *plan = NULL;
-	struct np_error err;
-
-	np_error_clear(&err);
-	if (np_policy_lookup(policy, &p, &err) < 0 ||
-	    np_plan_compute_base(p, NULL, st, base, &plan, &err) < 0)
-		return NULL;
-	return plan;
-}
-
 static void test_per_napi(void)
 {
 	const struct shape s = { .cpus = 8, .speed = 10000, .max_queues = 4, .queues = 4 };
 	struct np_state *st = NULL;
 	struct np_plan *plan, *back;
 	struct np_plan_base base = { 0 };
+	struct np_error err;
 	bool all = true;
 
 	if (shape_build(&s, &st) < 0 ||
 	    add_napis(st, 4, NP_NAPI_HAS_IRQ | NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH, 0, 0) < 0 ||
-	    !(plan = plan_for("cpu", st, NULL))) {
+	    !(plan = plan_for("cpu", NULL, st, NULL, &err))) {
 		ok(0, "per-NAPI: plans");
 		np_state_free(st);
 		return;
@@ -88,7 +56,7 @@ static void test_per_napi(void)
 	ok(noted(plan, "(napi-set, netdev.yaml)"), "per-NAPI: the plan says so");
 	/* throughput does not own deferral: every NAPI back to pristine */
 	base.pristine = st;
-	back = plan_for("throughput", plan->target, &base);
+	back = plan_for("throughput", NULL, plan->target, &base, &err);
 	ok(back && steps_of(back, "napi-config") == 4 && back->target->dev.napis.v[0].defer_hard_irqs == 0,
 	   "per-NAPI: throughput after cpu puts every NAPI back to pristine");
 	np_plan_free(back);
@@ -101,10 +69,11 @@ static void test_sysfs_path(void)
 	const struct shape s = { .cpus = 8, .speed = 10000, .max_queues = 4, .queues = 4 };
 	struct np_state *st = NULL;
 	struct np_plan *plan;
+	struct np_error err;
 
 	/* 6.8-6.12: napi-get without per-NAPI config */
 	if (shape_build(&s, &st) < 0 || add_napis(st, 4, NP_NAPI_HAS_IRQ, 0, 0) < 0 ||
-	    !(plan = plan_for("cpu", st, NULL))) {
+	    !(plan = plan_for("cpu", NULL, st, NULL, &err))) {
 		ok(0, "6.8: plans");
 		np_state_free(st);
 		return;
@@ -121,7 +90,7 @@ static void test_sysfs_path(void)
 		return;
 	}
 	st->dev.napis.err = -EOPNOTSUPP;
-	plan = plan_for("cpu", st, NULL);
+	plan = plan_for("cpu", NULL, st, NULL, &err);
 	ok(plan && steps_of(plan, "napi") == 2 && steps_of(plan, "napi-config") == 0,
 	   "6.1: the device-wide sysfs files");
 	ok(plan && noted(plan, "not supported by kernel (no napi-get)"), "6.1: the plan says why");

@@ -14,14 +14,11 @@
  * - link down, xps_rxqs, accelerated RFS, rings and busy polling rules.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_policy.h"
-#include "shapes.h"
-#include "tap.h"
+#include "plan_check.h"
 
 struct tcase {
 	const char *name;
@@ -81,35 +78,6 @@ static const struct tcase cases[] = {
 		.cpus = 1, .driver = "virtio_net", .nic_node = -1, .queues = 1,
 		.irq_kind = SHAPE_IRQ_SPLIT, .no_rss = true, .no_adaptive = true } },
 };
-
-static char why[1024];
-
-static void whyf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void whyf(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-}
-
-#define CHECK(c, p, what) do {							\
-	ok(!why[0], "%s / %s: %s", (c)->name, (p)->name, (what));		\
-	if (why[0])								\
-		printf("#   %s\n", why);					\
-	why[0] = '\0';								\
-} while (0)
-
-static bool has_note(const struct np_plan *plan, const char *knob, const char *text)
-{
-	for (size_t i = 0; i < plan->n_notes; i++)
-		if (!strcmp(plan->notes[i].knob, knob) && strstr(plan->notes[i].text, text))
-			return true;
-	return false;
-}
 
 /* The CPU the plan gives rx queue q's interrupt, -1 when none. */
 static int irq_cpu(const struct np_dev *t, unsigned q)
@@ -280,7 +248,7 @@ static void check_rules(const struct tcase *tc, const struct np_policy *p,
 	if (p->channels == NP_CHAN_LINK_SPEED && !d->link.speed) {
 		unsigned want = cores < 8 ? cores : 8, max = d->channels.max_combined;
 
-		if (!has_note(plan, "channels", "link speed unknown"))
+		if (!find_note(plan, "channels", "link speed unknown"))
 			whyf("link speed unknown and no note");
 		if (max && t->channels.combined != (want < max ? want : max))
 			whyf("link speed unknown: %u channels, want min(8, %u cores, max %u)",
@@ -291,7 +259,7 @@ static void check_rules(const struct tcase *tc, const struct np_policy *p,
 	for (unsigned q = 0; q < t->n_txq; q++)
 		if (!t->txq[q].xps_rxqs_err && !np_cpumask_empty(&t->txq[q].xps_rxqs))
 			whyf("tx-%u keeps xps_rxqs", q);
-	if (d->n_txq && !np_cpumask_empty(&d->txq[0].xps_rxqs) && !has_note(plan, "xps", "xps_rxqs"))
+	if (d->n_txq && !np_cpumask_empty(&d->txq[0].xps_rxqs) && !find_note(plan, "xps", "xps_rxqs"))
 		whyf("preset xps_rxqs cleared without a note");
 	CHECK(tc, p, "xps_rxqs cleared (it would override xps_cpus), with a note");
 
@@ -321,14 +289,14 @@ static void check_rules(const struct tcase *tc, const struct np_policy *p,
 	CHECK(tc, p, "accelerated RFS where the driver has it, only with RFS");
 
 	if (p->rfs_entries && !st->sys.flow_entries_err && !np_cpumask_empty(&st->topo.isolated) &&
-	    !has_note(plan, "rfs", "isolated"))
+	    !find_note(plan, "rfs", "isolated"))
 		whyf("RFS with isolated CPUs and no note");
 	CHECK(tc, p, "RFS onto isolated CPUs is noted");
 
 	if (p->busy_poll) {
 		bool one = np_cpumask_weight(&st->topo.online) < 2;
 
-		if (one && (plan->target->sys.busy_poll || !has_note(plan, "busy-poll", "one CPU")))
+		if (one && (plan->target->sys.busy_poll || !find_note(plan, "busy-poll", "one CPU")))
 			whyf("busy polling on a 1-CPU machine");
 		if (!one && plan->target->sys.busy_poll != p->busy_poll)
 			whyf("busy_poll %u, want %u", plan->target->sys.busy_poll, p->busy_poll);
@@ -338,36 +306,15 @@ static void check_rules(const struct tcase *tc, const struct np_policy *p,
 	CHECK(tc, p, "global busy polling only when asked for and never on 1 CPU");
 }
 
-static void test_case(const struct tcase *tc)
+static void check_case(const struct np_policy *p, const struct np_state *st,
+		       const struct np_plan *plan, void *arg)
 {
-	struct np_state *st = NULL;
-	int r = shape_build(&tc->s, &st);
+	const struct tcase *tc = arg;
 
-	ok(r == 0, "%s: shape builds", tc->name);
-	if (r < 0)
-		return;
-	for (size_t i = 0; i < np_policy_count(); i++) {
-		const struct np_policy *p = np_policy_at(i);
-		struct np_plan *plan = NULL;
-		struct np_error err;
-
-		/* one class per device here; mixed: test_mixed.c */
-		if (p->mixed)
-			continue;
-		np_error_clear(&err);
-		r = np_plan_compute_base(p, NULL, st, NULL, &plan, &err);
-		ok(r == 0, "%s / %s: plans", tc->name, p->name);
-		if (r < 0) {
-			printf("#   %s\n", err.msg);
-			continue;
-		}
-		check_rps(tc, p, st, plan);
-		check_rules(tc, p, st, plan);
-		check_switch(tc, p, st);
-		check_sysctls(tc, p, st);
-		np_plan_free(plan);
-	}
-	np_state_free(st);
+	check_rps(tc, p, st, plan);
+	check_rules(tc, p, st, plan);
+	check_switch(tc, p, st);
+	check_sysctls(tc, p, st);
 }
 
 /* The review's case: QEMU threads=2 numbers siblings 0,1 / 2,3 / ...; with
@@ -378,14 +325,11 @@ static void test_adjacent_siblings(void)
 	const struct shape s = { .cpus = 8, .threads = 2, .adjacent = true, .driver = "virtio_net",
 				 .nic_node = -1, .speed = 10000, .max_queues = 2, .queues = 2,
 				 .irq_kind = SHAPE_IRQ_SPLIT, .no_rss = true, .no_adaptive = true };
-	const struct np_policy *p = NULL;
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct np_error err;
 
-	np_error_clear(&err);
-	if (shape_build(&s, &st) < 0 || np_policy_lookup("throughput", &p, &err) < 0 ||
-	    np_plan_compute_base(p, NULL, st, NULL, &plan, &err) < 0) {
+	if (shape_build(&s, &st) < 0 || !(plan = plan_for("throughput", NULL, st, NULL, &err))) {
 		ok(0, "adjacent siblings: plans");
 		np_state_free(st);
 		return;
@@ -403,7 +347,8 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (size_t i = 0; i < NP_ARRAY_SIZE(cases); i++)
-		test_case(&cases[i]);
+		plan_each_policy(NULL, cases[i].name, &cases[i].s, NULL, check_case,
+				 (void *)&cases[i]);
 	test_adjacent_siblings();
 	return tap_done();
 }

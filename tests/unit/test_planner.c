@@ -6,16 +6,13 @@
  * does not break the tests while breaking its rules does.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
-#include "np_policy.h"
-#include "shapes.h"
-#include "tap.h"
+#include "plan_check.h"
 
 struct tcase {
 	const char *name;
@@ -123,27 +120,6 @@ static const struct tcase cases[] = {
 
 /* --- helpers ------------------------------------------------------------- */
 
-static char why[1024];
-
-static void whyf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void whyf(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why[0])
-		return;	/* the first failure is the one to read */
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-}
-
-#define CHECK(c, p, what) do {							\
-	ok(!why[0], "%s / %s: %s", (c)->name, (p)->name, (what));		\
-	if (why[0])								\
-		printf("#   %s\n", why);					\
-	why[0] = '\0';								\
-} while (0)
-
 static const char *list(const struct np_cpumask *m)
 {
 	static char buf[4][512];
@@ -167,16 +143,6 @@ static int knob_pos(const struct np_knob *k)
 		if (np_knobs[i] == k)
 			return i;
 	return -1;
-}
-
-static const struct np_note *find_note(const struct np_plan *plan, const char *knob,
-				       const char *text)
-{
-	for (size_t i = 0; i < plan->n_notes; i++)
-		if (!strcmp(plan->notes[i].knob, knob) &&
-		    (!text || strstr(plan->notes[i].text, text)))
-			return &plan->notes[i];
-	return NULL;
 }
 
 static void dump_steps(const struct np_plan *plan, size_t max)
@@ -486,43 +452,34 @@ static void check_json(const struct tcase *tc, const struct np_policy *p,
 	CHECK(tc, p, "plan serializes");
 }
 
+struct case_run {
+	struct np_ctx *ctx;
+	const struct tcase *tc;
+};
+
+static void check_case(const struct np_policy *p, const struct np_state *st,
+		       const struct np_plan *plan, void *arg)
+{
+	const struct case_run *run = arg;
+	const struct tcase *tc = run->tc;
+	struct expect e;
+
+	expect(p, st, tc->cpus, &e);
+	check_channels(tc, p, st, plan, &e);
+	check_irqs(tc, p, st, plan, &e);
+	check_rss_xps(tc, p, st, plan, &e);
+	check_steps(tc, p, st, plan);
+	check_notes(tc, p, st, plan, &e);
+	check_idempotent(run->ctx, tc, p, plan);
+	check_json(tc, p, plan);
+}
+
 static void test_case(struct np_ctx *ctx, const struct tcase *tc)
 {
-	struct np_state *st = NULL;
-	int r = shape_build(&tc->s, &st);
+	const struct np_plan_opts opts = { .cpus = tc->cpus };
+	struct case_run run = { ctx, tc };
 
-	ok(r == 0, "%s: shape builds", tc->name);
-	if (r < 0)
-		return;
-	for (size_t i = 0; i < np_policy_count(); i++) {
-		const struct np_policy *p = np_policy_at(i);
-		struct np_plan_opts opts = { .cpus = tc->cpus };
-		struct np_plan *plan = NULL;
-		struct np_error err;
-		struct expect e;
-
-		/* one class per device here; the mixed policy's classes have
-		 * properties of their own (test_mixed.c) */
-		if (p->mixed)
-			continue;
-		np_error_clear(&err);
-		r = np_plan_compute(ctx, p, &opts, st, &plan, &err);
-		ok(r == 0, "%s / %s: plans", tc->name, p->name);
-		if (r < 0) {
-			printf("#   %s\n", err.msg);
-			continue;
-		}
-		expect(p, st, tc->cpus, &e);
-		check_channels(tc, p, st, plan, &e);
-		check_irqs(tc, p, st, plan, &e);
-		check_rss_xps(tc, p, st, plan, &e);
-		check_steps(tc, p, st, plan);
-		check_notes(tc, p, st, plan, &e);
-		check_idempotent(ctx, tc, p, plan);
-		check_json(tc, p, plan);
-		np_plan_free(plan);
-	}
-	np_state_free(st);
+	plan_each_policy(ctx, tc->name, &tc->s, &opts, check_case, &run);
 }
 
 /* --- errors ------------------------------------------------------------------ */

@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_policy.h"
-#include "shapes.h"
-#include "tap.h"
+#include "plan_check.h"
 
 /* Give st's device n NAPIs (ids 100..), each threaded with a kthread on
  * every CPU; how the kernel tells their IRQ: 0 napi-get's irq, 1 only the
@@ -56,23 +54,6 @@ static const struct np_irq *irq_of_queue(const struct np_dev *d, int q)
 		if (d->irq[i].queue == q && d->irq[i].kind != NP_IRQ_TX)
 			return &d->irq[i];
 	return NULL;
-}
-
-static size_t steps_of(const struct np_plan *plan, const char *knob)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < plan->n_steps; i++)
-		n += !strcmp(plan->steps[i].knob->name, knob);
-	return n;
-}
-
-static bool noted(const struct np_plan *plan, const char *text)
-{
-	for (size_t i = 0; i < plan->n_notes; i++)
-		if (strstr(plan->notes[i].text, text))
-			return true;
-	return false;
 }
 
 static void test_with_irqs(int how, const char *what)
@@ -129,15 +110,13 @@ static void test_no_irq(void)
 				 .irqs = SHAPE_NO_IRQS, .no_rss = true, .no_coalesce = true,
 				 .no_rings = true };
 	const struct np_plan_opts opts = { .cpus = "3" };
-	const struct np_policy *p = NULL;
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct np_error err;
 
 	np_error_clear(&err);
 	if (shape_build(&s, &st) < 0 || add_napis(st, 2, 2) < 0 ||
-	    np_policy_lookup("latency", &p, &err) < 0 ||
-	    np_plan_compute_base(p, &opts, st, NULL, &plan, &err) < 0) {
+	    !(plan = plan_for("latency", &opts, st, NULL, &err))) {
 		ok(0, "no IRQ: plans (%s)", err.msg);
 		np_state_free(st);
 		return;
@@ -157,14 +136,11 @@ static void test_no_irq(void)
 static void test_not_threaded(void)
 {
 	const struct shape s = { .cpus = 4, .speed = 10000, .max_queues = 4, .queues = 4 };
-	const struct np_policy *p = NULL;
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct np_error err;
 
-	np_error_clear(&err);
-	if (shape_build(&s, &st) < 0 || np_policy_lookup("throughput", &p, &err) < 0 ||
-	    np_plan_compute_base(p, NULL, st, NULL, &plan, &err) < 0) {
+	if (shape_build(&s, &st) < 0 || !(plan = plan_for("throughput", NULL, st, NULL, &err))) {
 		ok(0, "not threaded: plans");
 		np_state_free(st);
 		return;
