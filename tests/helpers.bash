@@ -27,6 +27,24 @@ npsim() {
 	"$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$@"
 }
 
+# A private copy of model $1, DEV its first device and NP netpolicy's
+# command line for it; $NP_TMP/pristine and $NP_TMP/target hold the model
+# as the sim writes it back before and after policy $2 (reset after each
+# run, so the records are as a first set finds them).  Fails when the
+# policy changes nothing: a test comparing the two would prove nothing.
+np_sim_pristine_target() {
+	np_model "$1"
+	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+	NP=("$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL")
+	"${NP[@]}" "$DEV" set "$2" >/dev/null
+	"${NP[@]}" "$DEV" reset >/dev/null
+	cp "$MODEL" "$NP_TMP/pristine"
+	"${NP[@]}" "$DEV" set "$2" >/dev/null
+	cp "$MODEL" "$NP_TMP/target"
+	"${NP[@]}" "$DEV" reset >/dev/null
+	! cmp -s "$NP_TMP/pristine" "$NP_TMP/target"
+}
+
 require_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
 }
@@ -47,6 +65,22 @@ np_netns_veth() {
 np_netns_cleanup() {
 	[ -n "${NS:-}" ] && ip netns del "$NS" 2>/dev/null
 	NS=
+}
+
+# setup and teardown of the tests on a veth pair: a temp dir, the pair
+# with $1 queues (8) in a fresh namespace and v0 as it was (BEFORE, to
+# compare a later veth_snapshot with); then a netpolicy a test left
+# stopped ($PID), the namespace and the temp dir go.
+np_veth_setup() {
+	np_tmpdir
+	np_netns_veth "${1:-8}"
+	BEFORE=$(veth_snapshot)
+}
+
+np_veth_teardown() {
+	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null
+	np_netns_cleanup
+	np_cleanup_tmp
 }
 
 # netpolicy inside the namespace (its own /sys), private state dir

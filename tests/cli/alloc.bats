@@ -9,17 +9,7 @@ load ../failalloc/sweep
 setup() {
 	np_alloc_skip_unless_usable
 	np_tmpdir
-	np_model virtio-4q
-	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
-	NP=("$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL")
-	# the model as the sim writes it back, before and after the policy
-	"${NP[@]}" "$DEV" set latency >/dev/null
-	"${NP[@]}" "$DEV" reset >/dev/null
-	np_dev >"$NP_TMP/pristine"
-	"${NP[@]}" "$DEV" set latency >/dev/null
-	np_dev >"$NP_TMP/target"
-	"${NP[@]}" "$DEV" reset >/dev/null
-	! cmp -s "$NP_TMP/pristine" "$NP_TMP/target"
+	np_sim_pristine_target virtio-4q latency
 }
 
 teardown() {

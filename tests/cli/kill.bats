@@ -13,17 +13,8 @@ load ../helpers
 setup() {
 	command -v strace >/dev/null || skip "strace not installed"
 	np_tmpdir
-	np_model virtio-4q
-	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
-	NP=("$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL")
-	"${NP[@]}" "$DEV" set latency >/dev/null
-	"${NP[@]}" "$DEV" reset >/dev/null
-	cp "$MODEL" "$NP_TMP/pristine"
-	"${NP[@]}" "$DEV" set latency >/dev/null
-	cp "$MODEL" "$NP_TMP/target"
-	"${NP[@]}" "$DEV" reset >/dev/null
 	# the latency plan raises the machine-wide rps_sock_flow_entries
-	! cmp -s "$NP_TMP/pristine" "$NP_TMP/target"
+	np_sim_pristine_target virtio-4q latency
 }
 
 teardown() { np_cleanup_tmp; }

@@ -9,9 +9,7 @@ load ../helpers
 
 setup() {
 	command -v ansible-playbook >/dev/null || skip "ansible-core not installed"
-	np_tmpdir
-	np_netns_veth 4
-	BEFORE=$(veth_snapshot)
+	np_veth_setup 4
 	V1_BEFORE=$(v1_snapshot)
 	CONF=$NP_TMP/etc/netpolicy.conf
 	mkdir -p "$NP_TMP/etc" "$STATE_DIR"
@@ -30,10 +28,7 @@ v1_snapshot() {
 		grep . queues/*/rps_cpus queues/*/xps_cpus queues/*/rps_flow_cnt' 2>&1
 }
 
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 play() {	# play DEVICES-JSON [ansible-playbook options]: prints "changed=N"
 	local devs=$1; shift

@@ -4,18 +4,10 @@
 
 load ../helpers
 
-setup() {
-	np_tmpdir
-	np_netns_veth 8
-	BEFORE=$(veth_snapshot)
-}
+setup() { np_veth_setup; }
 
-teardown() {
-	# a test may leave a stopped netpolicy behind
-	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+# a test may leave a stopped netpolicy behind: np_veth_teardown kills it
+teardown() { np_veth_teardown; }
 
 @test "set throughput applies the plan: ethtool and sysfs show the planned values" {
 	run npns --json v0 set throughput --dry-run

@@ -4,17 +4,9 @@
 
 load ../helpers
 
-setup() {
-	np_tmpdir
-	np_netns_veth 8
-	BEFORE=$(veth_snapshot)
-}
+setup() { np_veth_setup; }
 
-teardown() {
-	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 # set throughput stopped by the test hook after step $1; sets PID
 stopped_set() {

@@ -9,18 +9,14 @@
 load ../helpers
 
 setup() {
-	np_tmpdir
-	np_netns_veth 4
+	np_veth_setup 4
 	HOOK=$NP_BUILDDIR/contrib/hooks/ifupdown/netpolicy
 	[ -x "$HOOK" ] || skip "hook not built"
 	CONF=$NP_TMP/netpolicy.conf
 	printf '[v0]\npolicy = throughput\n' >"$CONF"
 }
 
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 hook() {	# hook ENV... -- ARGS...: the shipped hook inside the namespace
 	local env=()

@@ -8,15 +8,9 @@
 
 load ../helpers
 
-setup() {
-	np_tmpdir
-	np_netns_veth 2
-}
+setup() { np_veth_setup 2; }
 
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 # napi-get exists since 6.8; the kernel here is checked, not assumed
 needs_napi_get() {

@@ -4,16 +4,9 @@
 
 load ../helpers
 
-setup() {
-	np_tmpdir
-	np_netns_veth 8
-	BEFORE=$(veth_snapshot)
-}
+setup() { np_veth_setup; }
 
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 @test "throughput dry run: channels and XPS/RFS steps, unsupported knobs noted, nothing changed" {
 	run npns --json v0 set throughput --dry-run

@@ -5,18 +5,14 @@
 load ../helpers
 
 setup() {
-	np_tmpdir
-	np_netns_veth 8
+	np_veth_setup
 	run npns --json v0 show
 	[ "$status" -eq 0 ]
 	echo "$output" >"$NP_TMP/show.json"
 	J=$NP_TMP/show.json
 }
 
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 ethtool_l() {	# field of `ethtool -l`: "Current" or "Pre-set" section, RX/TX/Other/Combined
 	ip netns exec "$NS" ethtool -l v0 | awk -v sec="$1" -v key="$2:" '

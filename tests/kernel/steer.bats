@@ -16,14 +16,10 @@ STEER=$NP_BUILDDIR/tests/capture/np_steer
 setup() {
 	command -v ethtool >/dev/null || skip "ethtool not installed"
 	[ -x "$STEER" ] && [ -f "$CAP" ] || skip "capture tools not built (make check builds them)"
-	np_tmpdir
-	np_netns_veth 8
+	np_veth_setup
 }
 
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 # Run a command in the namespace under the interposer, logging into $1.  A
 # sanitizer build's np_steer needs its ASan runtime loaded before anything

@@ -6,15 +6,9 @@
 
 load ../helpers
 
-setup() {
-	np_tmpdir
-	np_netns_veth 8
-}
+setup() { np_veth_setup; }
 
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 @test "a preset xps_rxqs is cleared and the planned xps_cpus applies" {
 	ip netns exec "$NS" sh -c 'echo 1 > /sys/class/net/v0/queues/tx-0/xps_rxqs' ||

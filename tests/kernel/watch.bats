@@ -7,8 +7,7 @@
 load ../helpers
 
 setup() {
-	np_tmpdir
-	np_netns_veth 4
+	np_veth_setup 4
 	WATCH_PID=
 }
 
