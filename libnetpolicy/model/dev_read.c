@@ -188,7 +188,7 @@ static int read_rss(struct json_object *o, const char *path, struct np_rss *rss,
 		    struct np_error *err)
 {
 	struct json_object *k, *indir;
-	char p[JPATH], ip[JPATH];
+	char p[JPATH];
 	const char *s = "";
 	size_t n;
 	int r;
@@ -202,23 +202,8 @@ static int read_rss(struct json_object *o, const char *path, struct np_rss *rss,
 	n = json_object_array_length(indir);
 	if (n != rss->indir_size)
 		return np_j_bad(err, p, "indir", "%zu entries, but indir_size is %u", n, rss->indir_size);
-	if (n) {
-		rss->indir = calloc(n, sizeof(*rss->indir));
-		if (!rss->indir)
-			return np_j_oom(err);
-	}
-	np_j_path(ip, p, "indir");
-	for (size_t i = 0; i < n; i++) {
-		char ep[JPATH];
-		int64_t x;
-
-		np_j_path_idx(ep, p, "indir", i);
-		r = np_j_int_value(json_object_array_get_idx(indir, i), ep, NULL, 0, UINT32_MAX, &x, err);
-		if (r < 0)
-			return r;
-		rss->indir[i] = (uint32_t)x;
-	}
-	if ((r = np_j_get_string(k, p, "key", &s, err)) < 0 || (r = parse_key(s, p, rss, err)) < 0 ||
+	if ((r = np_j_u32_array(indir, p, "indir", &rss->indir, err)) < 0 ||
+	    (r = np_j_get_string(k, p, "key", &s, err)) < 0 || (r = parse_key(s, p, rss, err)) < 0 ||
 	    (r = np_j_get_string(k, p, "hfunc", &s, err)) < 0)
 		return r;
 	if (!strcmp(s, "toeplitz"))

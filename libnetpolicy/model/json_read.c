@@ -335,6 +335,27 @@ int np_j_get_objects(struct json_object *o, const char *path, const char *key,
 	return 0;
 }
 
+int np_j_u32_array(struct json_object *arr, const char *path, const char *key, uint32_t **ret,
+		   struct np_error *err)
+{
+	size_t n = json_object_array_length(arr);
+
+	if (n && !(*ret = calloc(n, sizeof(**ret))))
+		return np_j_oom(err);
+	for (size_t i = 0; i < n; i++) {
+		char ep[JPATH];
+		int64_t x;
+		int r;
+
+		np_j_path_idx(ep, path, key, i);
+		r = np_j_int_value(json_object_array_get_idx(arr, i), ep, NULL, 0, UINT32_MAX, &x, err);
+		if (r < 0)
+			return r;
+		(*ret)[i] = (uint32_t)x;
+	}
+	return 0;
+}
+
 /* Each queue names its index, so a hand-edited list cannot shift silently. */
 int np_j_check_index(struct json_object *e, const char *path, const char *key, size_t i,
 		       struct np_error *err)

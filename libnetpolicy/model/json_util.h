@@ -79,6 +79,11 @@ int np_j_knob(struct json_object *o, const char *path, const char *key, struct j
 	      char *kpath, int *kerr, struct np_error *err);
 int np_j_get_u32_fields(struct json_object *o, const char *path, void *base,
 			const struct np_u32field *f, size_t n, struct np_error *err);
+/* The u32s of array arr (path.key) into a new array *ret, left NULL when
+ * arr is empty; *ret is set before the entries are read, so the caller's
+ * cleanup frees it on an error too. */
+int np_j_u32_array(struct json_object *arr, const char *path, const char *key, uint32_t **ret,
+		   struct np_error *err);
 /* An array member whose elements are objects; *n its length. */
 int np_j_get_objects(struct json_object *o, const char *path, const char *key,
 		     struct json_object **ret, size_t *n, struct np_error *err);

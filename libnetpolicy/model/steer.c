@@ -367,20 +367,10 @@ static int read_ctx(struct json_object *e, const char *p, struct np_rss_ctx *c, 
 	n = json_object_array_length(t);
 	if (n > 4096)
 		return np_j_bad(err, p, "indir", "%zu entries", n);
-	if (n && !(c->indir = calloc(n, sizeof(*c->indir))))
-		return np_j_oom(err);
-	c->n_indir = (uint32_t)n;
-	for (size_t i = 0; i < n; i++) {
-		char ep[JPATH];
-		int64_t x;
-
-		np_j_path_idx(ep, p, "indir", i);
-		r = np_j_int_value(json_object_array_get_idx(t, i), ep, NULL, 0, UINT32_MAX, &x, err);
-		if (r < 0)
-			return r;
-		c->indir[i] = (uint32_t)x;
-	}
-	return 0;
+	r = np_j_u32_array(t, p, "indir", &c->indir, err);
+	if (c->indir)	/* a count only with its table, as the copy expects */
+		c->n_indir = (uint32_t)n;
+	return r;
 }
 
 static int read_contexts(struct json_object *dev, const char *path, struct np_steer *s,
