@@ -9,15 +9,21 @@
 #include "np_flow.h"
 #include "tap.h"
 
+/* np_flow_parse with a clean error and column 0 before it */
+static int parse(const char *text, struct np_flow *f, size_t *col, struct np_error *err)
+{
+	*col = 0;
+	np_error_clear(err);
+	return np_flow_parse(text, f, col, err);
+}
+
 static void check_ok(const char *text, enum np_class cls, unsigned n_rules, uint32_t type0)
 {
 	struct np_flow f;
 	struct np_error err;
-	size_t col = 0;
-	int r;
+	size_t col;
+	int r = parse(text, &f, &col, &err);
 
-	np_error_clear(&err);
-	r = np_flow_parse(text, &f, &col, &err);
 	is_int(r, 0, "%s parses", text);
 	if (r < 0) {
 		printf("#   %s\n", err.msg);
@@ -34,11 +40,9 @@ static void check_err(const char *text, size_t want_col, const char *want_words)
 {
 	struct np_flow f;
 	struct np_error err;
-	size_t col = 0;
-	int r;
+	size_t col;
+	int r = parse(text, &f, &col, &err);
 
-	np_error_clear(&err);
-	r = np_flow_parse(text, &f, &col, &err);
 	is_int(r, -EINVAL, "'%s' is refused", text);
 	is_int(col, want_col, "'%s': error at column %zu", text, want_col);
 	is_int(err.phase, NP_PHASE_INPUT, "'%s': an input error", text);
