@@ -15,6 +15,14 @@ model_edit() {
 	MODEL=$NP_TMP/edited.json
 }
 
+# run npsim with the other arguments on a fresh virtio-4q with jq edit $1
+run_edited() {
+	np_model virtio-4q
+	model_edit "$1"
+	shift
+	run npsim "$@"
+}
+
 @test "a FIFO as the model is refused at once (it hung waiting for a writer)" {
 	mkfifo "$NP_TMP/fifo"
 	MODEL=$NP_TMP/fifo
@@ -50,13 +58,10 @@ model_edit() {
 @test "a huge topology.cores is refused (it overflowed the planner's heap)" {
 	np_model virtio-4q
 	local dev; dev=$(dev_of)
-	model_edit '.topology.cores = 4294967292'
-	run npsim "$dev" set latency --dry-run
+	run_edited '.topology.cores = 4294967292' "$dev" set latency --dry-run
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"topology.cores: 4294967292 is out of range"* ]]
-	np_model virtio-4q
-	model_edit '.topology.cores = 4000000000'
-	run npsim "$dev" set latency --dry-run
+	run_edited '.topology.cores = 4000000000' "$dev" set latency --dry-run
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"topology.cores"* ]]
 }
@@ -64,20 +69,15 @@ model_edit() {
 @test "zero CPUs, more channels than queues, an IRQ of a missing queue: refused" {
 	np_model virtio-4q
 	local dev; dev=$(dev_of)
-	model_edit '.topology.nr_cpus = 0 | .topology.cpus = [] | .topology.online = ""'
-	run npsim "$dev" show
+	run_edited '.topology.nr_cpus = 0 | .topology.cpus = [] | .topology.online = ""' "$dev" show
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"topology.nr_cpus: 0 is out of range"* ]]
 
-	np_model virtio-4q
-	model_edit '.devices[0].channels.max_combined = 70000 | .devices[0].channels.combined = 70000'
-	run npsim "$dev" set latency --dry-run
+	run_edited '.devices[0].channels.max_combined = 70000 | .devices[0].channels.combined = 70000' "$dev" set latency --dry-run
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"devices[0].channels: rx 0, tx 0, combined 70000: more than"* ]]
 
-	np_model virtio-4q
-	model_edit '(.devices[0].irqs[] | select(.queue != null) | .queue) |= . + 1000'
-	run npsim "$dev" show
+	run_edited '(.devices[0].irqs[] | select(.queue != null) | .queue) |= . + 1000' "$dev" show
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"queue 1000 does not exist"* ]]
 }
