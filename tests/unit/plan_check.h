@@ -61,6 +61,24 @@ static inline struct np_plan *plan_for(const char *policy, const struct np_plan_
 	return plan;
 }
 
+/* Shape s built into *st and the named policy planned for it with opts
+ * into *plan; when either fails, one failing check "WHAT: plans", nothing
+ * left to free, and false. */
+static inline bool shape_plan(const struct shape *s, const char *policy,
+			      const struct np_plan_opts *opts, struct np_state **st,
+			      struct np_plan **plan, const char *what)
+{
+	struct np_error err;
+
+	*st = NULL;
+	if (shape_build(s, st) < 0 || !(*plan = plan_for(policy, opts, *st, NULL, &err))) {
+		ok(0, "%s: plans", what);
+		np_state_free(*st);
+		return false;
+	}
+	return true;
+}
+
 /* Builds shape s (one check "NAME: shape builds") and plans every policy
  * for it through ctx (NULL: no state store) with opts (one check "NAME /
  * POLICY: plans" each), handing each plan to check with arg; all but the

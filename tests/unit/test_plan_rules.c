@@ -325,15 +325,11 @@ static void test_adjacent_siblings(void)
 	const struct shape s = { .cpus = 8, .threads = 2, .adjacent = true, .driver = "virtio_net",
 				 .nic_node = -1, .speed = 10000, .max_queues = 2, .queues = 2,
 				 .irq_kind = SHAPE_IRQ_SPLIT, .no_rss = true, .no_adaptive = true };
-	struct np_state *st = NULL;
-	struct np_plan *plan = NULL;
-	struct np_error err;
+	struct np_state *st;
+	struct np_plan *plan;
 
-	if (shape_build(&s, &st) < 0 || !(plan = plan_for("throughput", NULL, st, NULL, &err))) {
-		ok(0, "adjacent siblings: plans");
-		np_state_free(st);
+	if (!shape_plan(&s, "throughput", NULL, &st, &plan, "adjacent siblings"))
 		return;
-	}
 	is_int(irq_cpu(&plan->target->dev, 1), 2, "adjacent siblings: queue 1's IRQ on CPU 2");
 	ok(np_cpumask_test(&plan->target->dev.rxq[1].rps_cpus, 3),
 	   "adjacent siblings: queue 1's RPS mask holds CPU 3, its IRQ CPU's sibling");

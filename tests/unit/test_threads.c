@@ -136,15 +136,11 @@ static void test_no_irq(void)
 static void test_not_threaded(void)
 {
 	const struct shape s = { .cpus = 4, .speed = 10000, .max_queues = 4, .queues = 4 };
-	struct np_state *st = NULL;
-	struct np_plan *plan = NULL;
-	struct np_error err;
+	struct np_state *st;
+	struct np_plan *plan;
 
-	if (shape_build(&s, &st) < 0 || !(plan = plan_for("throughput", NULL, st, NULL, &err))) {
-		ok(0, "not threaded: plans");
-		np_state_free(st);
+	if (!shape_plan(&s, "throughput", NULL, &st, &plan, "not threaded"))
 		return;
-	}
 	ok(steps_of(plan, "napi-threads") == 0 && !noted(plan, "Threaded NAPI"),
 	   "not threaded: no thread step, no note");
 	np_plan_free(plan);

@@ -223,6 +223,17 @@ static void test_live(void)
 	close(fd);
 }
 
+/* np_sysfs_read_dev of dev on the fixture tree fd whose topology is t:
+ * checks that it succeeds, the check named by tag. */
+static bool read_dev(int fd, struct np_dev *dev, const struct np_topology *t, const char *tag)
+{
+	struct np_error err = { 0 };
+	int r = np_sysfs_read_dev(fd, dev, t, &err);
+
+	is_int(r, 0, "%s: sysfs read (%s)", tag, err.msg);
+	return r == 0;
+}
+
 static void test_sysfs_mlx5(void)
 {
 	struct np_error err = { 0 };
@@ -232,9 +243,7 @@ static void test_sysfs_mlx5(void)
 	int fd = open_fixture("2s-mlx5"), r;
 
 	np_topology_read(fd, &t, &err);
-	r = np_sysfs_read_dev(fd, &dev, &t, &err);
-	is_int(r, 0, "mlx5: sysfs read (%s)", err.msg);
-	if (!r) {
+	if (read_dev(fd, &dev, &t, "mlx5")) {
 		is_int(dev.numa_node, 1, "mlx5: numa_node 1");
 		is_str(list(&dev.local_cpus), "8-15,24-31", "mlx5: local CPUs");
 		is_int(dev.n_rxq, 8, "mlx5: 8 rx queues");
@@ -283,12 +292,10 @@ static void test_sysfs_vm(void)
 	struct np_topology t;
 	struct np_dev dev = { .ifname = "eth0" };
 	struct np_sysctl sys;
-	int fd = open_fixture("vm-virtio"), r;
+	int fd = open_fixture("vm-virtio");
 
 	np_topology_read(fd, &t, &err);
-	r = np_sysfs_read_dev(fd, &dev, &t, &err);
-	is_int(r, 0, "virtio: sysfs read (%s)", err.msg);
-	if (!r) {
+	if (read_dev(fd, &dev, &t, "virtio")) {
 		is_int(dev.numa_node, -1, "virtio: numa_node from the PCI parent, -1");
 		is_str(list(&dev.local_cpus), "0", "virtio: local CPUs");
 		is_int(dev.n_rxq, 2, "virtio: 2 rx queues");
@@ -313,12 +320,10 @@ static void test_sysfs_offline(void)
 	struct np_topology t;
 	struct np_dev dev = { .ifname = "eth0" };
 	struct np_sysctl sys;
-	int fd = open_fixture("offline-cpu"), r;
+	int fd = open_fixture("offline-cpu");
 
 	np_topology_read(fd, &t, &err);
-	r = np_sysfs_read_dev(fd, &dev, &t, &err);
-	is_int(r, 0, "e1000e: sysfs read (%s)", err.msg);
-	if (!r) {
+	if (read_dev(fd, &dev, &t, "e1000e")) {
 		is_str(list(&dev.local_cpus), "0-1,3", "e1000e: local CPUs limited to online");
 		is_int(dev.n_rxq, 1, "e1000e: 1 rx queue");
 		is_int(dev.txq[0].xps_err, -ENOENT, "e1000e: single queue xps_cpus ENOENT");
@@ -329,8 +334,7 @@ static void test_sysfs_offline(void)
 	np_dev_clear(&dev);
 
 	snprintf(dev.ifname, sizeof(dev.ifname), "veth0");
-	r = np_sysfs_read_dev(fd, &dev, &t, &err);
-	is_int(r, 0, "veth: sysfs read");
+	read_dev(fd, &dev, &t, "veth");
 	is_int(dev.numa_node, -1, "veth: no NUMA node");
 	is_str(list(&dev.local_cpus), "0-1,3", "veth: local CPUs are the online ones");
 	is_str(dev.driver, "", "veth: no device, no driver from sysfs");
