@@ -62,16 +62,24 @@ static void rmtree(void)
 	tmproot[0] = '\0';
 }
 
-static void test_two_sockets(void)
+/* np_topology_read of the fixture tree fd: checks that it succeeds, the
+ * check named by what. */
+static bool read_topo(int fd, struct np_topology *t, const char *what)
 {
 	struct np_error err = { 0 };
+	int r = np_topology_read(fd, t, &err);
+
+	is_int(r, 0, "%s (%s)", what, err.msg);
+	return r == 0;
+}
+
+static void test_two_sockets(void)
+{
 	struct np_topology t;
-	int fd = open_fixture("2s-mlx5"), r;
+	int fd = open_fixture("2s-mlx5");
 	unsigned seen[16] = { 0 };
 
-	r = np_topology_read(fd, &t, &err);
-	is_int(r, 0, "2s: topology read (%s)", err.msg);
-	if (r < 0)
+	if (!read_topo(fd, &t, "2s: topology read"))
 		return;
 	is_int(t.nr_cpus, 32, "2s: 32 CPUs");
 	is_str(list(&t.possible), "0-31", "2s: possible");
@@ -112,13 +120,10 @@ static void test_two_sockets(void)
 
 static void test_vm(void)
 {
-	struct np_error err = { 0 };
 	struct np_topology t;
-	int fd = open_fixture("vm-virtio"), r;
+	int fd = open_fixture("vm-virtio");
 
-	r = np_topology_read(fd, &t, &err);
-	is_int(r, 0, "vm: topology read without topology files or nodes (%s)", err.msg);
-	if (r < 0)
+	if (!read_topo(fd, &t, "vm: topology read without topology files or nodes"))
 		return;
 	is_int(t.nr_cpus, 1, "vm: 1 CPU");
 	is_int(t.nr_nodes, 1, "vm: one node without a node directory");
@@ -136,13 +141,10 @@ static void test_vm(void)
 
 static void test_offline(void)
 {
-	struct np_error err = { 0 };
 	struct np_topology t;
-	int fd = open_fixture("offline-cpu"), r;
+	int fd = open_fixture("offline-cpu");
 
-	r = np_topology_read(fd, &t, &err);
-	is_int(r, 0, "offline: topology read (%s)", err.msg);
-	if (r < 0)
+	if (!read_topo(fd, &t, "offline: topology read"))
 		return;
 	is_int(t.nr_cpus, 8, "offline: nr_cpus is highest possible + 1");
 	is_str(list(&t.online), "0-1,3", "offline: online");
