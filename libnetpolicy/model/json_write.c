@@ -121,6 +121,25 @@ static struct json_object *knob_new(struct jw *w, int e)
 	return o;
 }
 
+/* A per-file reading (the readers' np_j_get_*_file): its value, or why the
+ * file could not be read. */
+static void put_mask_file(struct jw *w, struct json_object *o, const char *key, int e,
+			  const struct np_cpumask *m)
+{
+	if (e)
+		put_file_err(w, o, key, e);
+	else
+		put_mask(w, o, key, m);
+}
+
+static void put_int_file(struct jw *w, struct json_object *o, const char *key, int e, int64_t v)
+{
+	if (e)
+		put_file_err(w, o, key, e);
+	else
+		put_int(w, o, key, v);
+}
+
 static void put_u32_fields(struct jw *w, struct json_object *o, const void *base,
 			   const struct np_u32field *f, size_t n)
 {
@@ -244,14 +263,8 @@ static struct json_object *queues_json(struct jw *w, const struct np_dev *d)
 		struct json_object *e = chk(w, json_object_new_object());
 
 		put_int(w, e, "queue", i);
-		if (q->rps_err)
-			put_file_err(w, e, "rps_cpus", q->rps_err);
-		else
-			put_mask(w, e, "rps_cpus", &q->rps_cpus);
-		if (q->flow_err)
-			put_file_err(w, e, "rps_flow_cnt", q->flow_err);
-		else
-			put_int(w, e, "rps_flow_cnt", q->rps_flow_cnt);
+		put_mask_file(w, e, "rps_cpus", q->rps_err, &q->rps_cpus);
+		put_int_file(w, e, "rps_flow_cnt", q->flow_err, q->rps_flow_cnt);
 		push(w, rx, e);
 	}
 	for (unsigned i = 0; i < d->n_txq; i++) {
@@ -259,14 +272,8 @@ static struct json_object *queues_json(struct jw *w, const struct np_dev *d)
 		struct json_object *e = chk(w, json_object_new_object());
 
 		put_int(w, e, "queue", i);
-		if (q->xps_err)
-			put_file_err(w, e, "xps_cpus", q->xps_err);
-		else
-			put_mask(w, e, "xps_cpus", &q->xps_cpus);
-		if (q->xps_rxqs_err)
-			put_file_err(w, e, "xps_rxqs", q->xps_rxqs_err);
-		else
-			put_mask(w, e, "xps_rxqs", &q->xps_rxqs);
+		put_mask_file(w, e, "xps_cpus", q->xps_err, &q->xps_cpus);
+		put_mask_file(w, e, "xps_rxqs", q->xps_rxqs_err, &q->xps_rxqs);
 		push(w, tx, e);
 	}
 	put(w, o, "rx", rx);
@@ -365,17 +372,9 @@ static struct json_object *sysctl_json(struct jw *w, const struct np_sysctl *s)
 {
 	struct json_object *o = chk(w, json_object_new_object());
 
-	if (s->flow_entries_err)
-		put_file_err(w, o, "rps_sock_flow_entries", s->flow_entries_err);
-	else
-		put_int(w, o, "rps_sock_flow_entries", s->rps_sock_flow_entries);
-	if (s->busy_err) {
-		put_file_err(w, o, "busy_poll", s->busy_err);
-		put_file_err(w, o, "busy_read", s->busy_err);
-	} else {
-		put_int(w, o, "busy_poll", s->busy_poll);
-		put_int(w, o, "busy_read", s->busy_read);
-	}
+	put_int_file(w, o, "rps_sock_flow_entries", s->flow_entries_err, s->rps_sock_flow_entries);
+	put_int_file(w, o, "busy_poll", s->busy_err, s->busy_poll);
+	put_int_file(w, o, "busy_read", s->busy_err, s->busy_read);
 	return o;
 }
 
