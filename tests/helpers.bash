@@ -27,6 +27,20 @@ npsim() {
 	"$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$@"
 }
 
+# The sim backend's operation that writes knob $1 (what a fault names).
+op_of() {
+	case $1 in
+	channels) echo set_channels ;;
+	rings) echo set_rings ;;
+	coalesce) echo set_coalesce ;;
+	features) echo set_feature ;;
+	rss) echo set_rss_indir ;;
+	ntuple) echo rule_insert ;;
+	rss-context) echo ctx_create ;;
+	*) echo write_attr ;;
+	esac
+}
+
 # A private copy of model $1, DEV its first device and NP netpolicy's
 # command line for it; $NP_TMP/pristine and $NP_TMP/target hold the model
 # as the sim writes it back before and after policy $2 (reset after each

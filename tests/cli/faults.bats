@@ -9,17 +9,6 @@ load ../helpers
 setup() { np_tmpdir; }
 teardown() { np_cleanup_tmp; }
 
-# The backend operation that writes a knob.
-op_of() {
-	case $1 in
-	channels) echo set_channels ;;
-	rings) echo set_rings ;;
-	coalesce) echo set_coalesce ;;
-	features) echo set_feature ;;
-	rss) echo set_rss_indir ;;
-	*) echo write_attr ;;
-	esac
-}
 
 state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 	npsim --json "$1" show | jq -S 'del(.policy, .policy_cpus, .drift)'

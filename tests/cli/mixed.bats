@@ -156,19 +156,6 @@ steps_of() {
 		sed -n 's/^netpolicy: [^:]*: step \([0-9]*\): \([a-z-]*\) \(.*\)/\1 \2 \3/p'
 }
 
-op_of() {
-	case $1 in
-	channels) echo set_channels ;;
-	rings) echo set_rings ;;
-	coalesce) echo set_coalesce ;;
-	features) echo set_feature ;;
-	rss) echo set_rss_indir ;;
-	ntuple) echo rule_insert ;;
-	rss-context) echo ctx_create ;;
-	*) echo write_attr ;;
-	esac
-}
-
 @test "a failure at every step of set mixed rolls back exactly, the foreign rules kept" {
 	local m k knob what op after n
 	for m in ice-mixed mlx5-mixed; do
