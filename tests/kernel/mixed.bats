@@ -7,15 +7,8 @@
 
 load ../helpers
 
-setup() {
-	np_tmpdir
-	np_netns_veth 4
-}
-
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+setup() { np_veth_setup 4; }
+teardown() { np_veth_teardown; }
 
 state() { npns --json v0 show | jq -S 'del(.policy, .policy_cpus, .drift, .mixed)'; }
 
