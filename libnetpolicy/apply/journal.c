@@ -195,6 +195,23 @@ void np_journal_keep(struct np_journal *j)
 		journal_free(j);
 }
 
+/* "start N ..." / "done N ...": what follows the word, or NULL.  The word
+ * and its space are compared as written: sscanf's " " also matches no
+ * space at all, so "start2,..." passed it, and the text after the space
+ * the message quoted did not exist (found by fuzz_state). */
+static const char *mark_rest(const char *line, const char *word)
+{
+	size_t len = strlen(word);
+	unsigned step;
+	int n = 0;
+
+	if (strncmp(line, word, len) || line[len] < '0' || line[len] > '9')
+		return NULL;
+	if (sscanf(line + len, "%u%n", &step, &n) != 1 || n <= 0)
+		return NULL;
+	return line + len;
+}
+
 /* Lines after the header: marks, at most one "commit" (last); a torn last
  * line is a crash during its write, anything else is damage. */
 static int parse_marks(char *p, struct np_journal_info *info)
@@ -202,8 +219,7 @@ static int parse_marks(char *p, struct np_journal_info *info)
 	snprintf(info->last, sizeof(info->last), "before the first step");
 	while (p && *p) {
 		char *end = strchr(p, '\n');
-		unsigned step;
-		int n = 0;
+		const char *rest;
 
 		if (!end)
 			return 0;	/* torn: never synced, so never acted on */
@@ -212,10 +228,9 @@ static int parse_marks(char *p, struct np_journal_info *info)
 			return -EINVAL;
 		if (!strcmp(p, "commit")) {
 			info->committed = true;
-		} else if ((sscanf(p, "start %u %n", &step, &n) == 1 ||
-			    sscanf(p, "done %u %n", &step, &n) == 1) && n > 0) {
+		} else if ((rest = mark_rest(p, "start ")) || (rest = mark_rest(p, "done "))) {
 			snprintf(info->last, sizeof(info->last), "%s step %s",
-				 p[0] == 's' ? "in" : "after", strchr(p, ' ') + 1);
+				 p[0] == 's' ? "in" : "after", rest);
 		} else {
 			return -EINVAL;
 		}
