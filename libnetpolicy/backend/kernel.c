@@ -49,6 +49,30 @@ static int rtnl_sock(struct kernel_backend *k, struct np_error *err)
 	return k->rtnl ? 0 : np_rtnl_open(&k->rtnl, err);
 }
 
+/*
+ * After a failed rtnetlink request its reply may still be queued, and
+ * libnl's sequence numbers are off by one after a failed send: the next
+ * request would read the old answer (a sequence mismatch, or an ack taken
+ * for an empty reply) and so would every one after it.  A fresh socket is
+ * opened for the next request instead.
+ */
+static int rtnl_done(struct kernel_backend *k, int r)
+{
+	if (r < 0) {
+		np_rtnl_close(k->rtnl);
+		k->rtnl = NULL;
+	}
+	return r;
+}
+
+/* The ethtool netlink socket for one backend operation: a socket error
+ * met by an earlier one does not fail this one. */
+static struct np_ethnl *nl_op(struct np_backend *be)
+{
+	np_ethnl_op_start(kb(be)->nl);
+	return kb(be)->nl;
+}
+
 static int topology(struct kernel_backend *k, struct np_topology *ret, struct np_error *err)
 {
 	int rootfd = k->be.ctx->rootfd;
@@ -91,13 +115,13 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	if (r < 0)
 		return r;
 	/* rtnetlink first: it is what says whether the device exists at all. */
-	r = np_rtnl_read(kb(be)->rtnl, ifname, dev, err);
+	r = rtnl_done(kb(be), np_rtnl_read(kb(be)->rtnl, ifname, dev, err));
 	if (r < 0)
 		return r;
 	r = topology(kb(be), &st->topo, err);
 	if (r < 0)
 		return r;
-	r = np_ethnl_read(kb(be)->nl, dev, err);
+	r = np_ethnl_read(nl_op(be), dev, err);
 	if (r < 0)
 		return r;
 	r = np_netdev_read(kb(be)->nl, dev);
@@ -118,7 +142,7 @@ static int kernel_refresh(struct np_backend *be, struct np_state *st, unsigned p
 	int rootfd = be->ctx->rootfd;
 	int r;
 
-	r = np_ethnl_reread(kb(be)->nl, &st->dev, parts, err);
+	r = np_ethnl_reread(nl_op(be), &st->dev, parts, err);
 	if (r < 0 || !(parts & NP_READ_QUEUES))
 		return r;
 	/* new queues, new NAPI instances (ids, IRQs, kthreads) */
@@ -139,44 +163,44 @@ static int kernel_list(struct np_backend *be, char ***ret, size_t *ret_n, struct
 {
 	int r = rtnl_sock(kb(be), err);
 
-	return r < 0 ? r : np_rtnl_list(kb(be)->rtnl, ret, ret_n, err);
+	return r < 0 ? r : rtnl_done(kb(be), np_rtnl_list(kb(be)->rtnl, ret, ret_n, err));
 }
 
 static int kernel_set_channels(struct np_backend *be, const struct np_dev *dev,
 			       const struct np_channels *want, struct np_error *err)
 {
-	return np_ethnl_set_channels(kb(be)->nl, dev, want, err);
+	return np_ethnl_set_channels(nl_op(be), dev, want, err);
 }
 
 static int kernel_set_rings(struct np_backend *be, const struct np_dev *dev,
 			    const struct np_rings *want, struct np_error *err)
 {
-	return np_ethnl_set_rings(kb(be)->nl, dev, want, err);
+	return np_ethnl_set_rings(nl_op(be), dev, want, err);
 }
 
 static int kernel_set_coalesce(struct np_backend *be, const struct np_dev *dev,
 			       const struct np_coalesce *want, uint32_t fields,
 			       struct np_error *err)
 {
-	return np_ethnl_set_coalesce(kb(be)->nl, dev, want, fields, err);
+	return np_ethnl_set_coalesce(nl_op(be), dev, want, fields, err);
 }
 
 static int kernel_set_feature(struct np_backend *be, const struct np_dev *dev, const char *name,
 			      bool on, struct np_error *err)
 {
-	return np_ethnl_set_feature(kb(be)->nl, dev, name, on, err);
+	return np_ethnl_set_feature(nl_op(be), dev, name, on, err);
 }
 
 static int kernel_set_napi(struct np_backend *be, const struct np_dev *dev,
 			   const struct np_napi_inst *want, uint32_t fields, struct np_error *err)
 {
-	return np_netdev_napi_set(kb(be)->nl, dev, want, fields, err);
+	return np_netdev_napi_set(nl_op(be), dev, want, fields, err);
 }
 
 static int kernel_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
 				const uint32_t *indir, uint32_t n, struct np_error *err)
 {
-	return np_ethnl_set_rss_indir(kb(be)->nl, dev, indir, n, err);
+	return np_ethnl_set_rss_indir(nl_op(be), dev, indir, n, err);
 }
 
 static int kernel_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,
@@ -190,31 +214,31 @@ static int kernel_write_attr(struct np_backend *be, const struct np_dev *dev, en
 static int kernel_rule_insert(struct np_backend *be, const struct np_dev *dev,
 			      const struct np_rule *rule, uint32_t *ret_loc, struct np_error *err)
 {
-	return np_kernel_rule_insert(kb(be)->nl, dev, rule, ret_loc, err);
+	return np_kernel_rule_insert(nl_op(be), dev, rule, ret_loc, err);
 }
 
 static int kernel_rule_delete(struct np_backend *be, const struct np_dev *dev, uint32_t loc,
 			      struct np_error *err)
 {
-	return np_kernel_rule_delete(kb(be)->nl, dev, loc, err);
+	return np_kernel_rule_delete(nl_op(be), dev, loc, err);
 }
 
 static int kernel_ctx_create(struct np_backend *be, const struct np_dev *dev,
 			     const struct np_rss_ctx *ctx, uint32_t *ret_id, struct np_error *err)
 {
-	return np_kernel_ctx_create(kb(be)->nl, dev, ctx, ret_id, err);
+	return np_kernel_ctx_create(nl_op(be), dev, ctx, ret_id, err);
 }
 
 static int kernel_ctx_set(struct np_backend *be, const struct np_dev *dev,
 			  const struct np_rss_ctx *ctx, struct np_error *err)
 {
-	return np_kernel_ctx_set(kb(be)->nl, dev, ctx, err);
+	return np_kernel_ctx_set(nl_op(be), dev, ctx, err);
 }
 
 static int kernel_ctx_delete(struct np_backend *be, const struct np_dev *dev, uint32_t id,
 			     struct np_error *err)
 {
-	return np_kernel_ctx_delete(kb(be)->nl, dev, id, err);
+	return np_kernel_ctx_delete(nl_op(be), dev, id, err);
 }
 
 static void kernel_free(struct np_backend *be)

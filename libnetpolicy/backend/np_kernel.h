@@ -12,6 +12,10 @@
 struct np_ethnl;
 int np_ethnl_open(struct np_ethnl **ret, struct np_error *err);
 void np_ethnl_close(struct np_ethnl *nl);
+/* A failed socket call (not the kernel's answer) stops the rest of the
+ * backend operation it happened in; the next operation starts here and
+ * finds the socket usable again (transport.c). */
+void np_ethnl_op_start(struct np_ethnl *nl);
 /* Fills driver, bus_info, link, channels, rings, coalesce, features, rss.
  * An op the driver lacks sets that knob's err and is not a failure; only a
  * vanished device (-ENODEV) or a broken socket fails the whole read. */

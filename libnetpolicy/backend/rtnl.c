@@ -85,6 +85,12 @@ int np_rtnl_read(struct nl_sock *sk, const char *ifname, struct np_dev *dev,
 			np_err(err, r, NP_PHASE_DISCOVER, NULL, "rtnetlink: %s", strerror(-r));
 		goto out;
 	}
+	/* libnl answers 0 without a link when the message it read was an
+	 * ack, not the link (one left queued by an earlier failed request) */
+	if (!link) {
+		r = np_err(err, -EPROTO, NP_PHASE_DISCOVER, NULL, "rtnetlink: no link in the reply");
+		goto out;
+	}
 	dev->ifindex = rtnl_link_get_ifindex(link);
 	dev->mtu = rtnl_link_get_mtu(link);
 	/* the names match /sys/class/net/IF/operstate: "up", "lowerlayerdown" */

@@ -36,7 +36,8 @@ struct np_ethnl {
 	uint32_t monitor_group;		/* its "monitor" multicast group, 0: none */
 	uint16_t nd_family;		/* the netdev family, 0: none (before 6.0) */
 	uint64_t nd_ops;		/* NETDEV_CMD_* it implements */
-	int sock_err;			/* the socket itself failed: no more requests */
+	int sock_err;			/* a socket call failed: no more requests in
+					 * this backend operation (np_ethnl_op_start) */
 	/* ETH_SS_FEATURES names, index = feature bit; global, read once. */
 	char (*feat_names)[NP_FEATURE_NAME_LEN];
 	unsigned n_feat_names;

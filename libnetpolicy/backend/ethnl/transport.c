@@ -226,8 +226,9 @@ static int one_msg(const struct np_ethnl *nl, const struct nlmsghdr *nlh, uint32
 
 /*
  * Send the request built in sbuf and read until its ack.  Returns 0 or the
- * kernel's -errno (its message in t->extack).  A failing socket also sets
- * nl->sock_err, which callers treat as fatal rather than as a knob's error.
+ * kernel's -errno (its message in t->extack).  A failing socket call also
+ * sets nl->sock_err, which callers treat as the failure of the whole
+ * operation rather than as a knob's error.
  */
 static int transact(struct np_ethnl *nl, struct nlmsghdr *req, struct txn *t)
 {
@@ -310,6 +311,18 @@ int np_ethnl_set_failed(struct np_error *err, int r, const char *knob, const cha
 	if (subject)
 		return np_err(err, r, NP_PHASE_APPLY, knob, "%s: %s", subject, strerror(-r));
 	return np_err(err, r, NP_PHASE_APPLY, knob, "%s", strerror(-r));
+}
+
+/*
+ * A socket error is transient as often as not (ENOBUFS when the receive
+ * queue overran, ENOMEM for an skb, EINTR): it fails the operation that met
+ * it, never the ones after it, the rollback of that operation first.  The
+ * socket stays usable: a reply left queued by the failed request carries an
+ * older sequence number, which one_msg() skips.
+ */
+void np_ethnl_op_start(struct np_ethnl *nl)
+{
+	nl->sock_err = 0;
 }
 
 /* --- the family: resolved once per socket ------------------------------------- */
