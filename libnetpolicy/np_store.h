@@ -108,12 +108,24 @@ struct np_policy_record {
 	struct np_mixed_record mixed;
 };
 
+/* IFNAME.sysctl: only the machine-wide values (rps_sock_flow_entries,
+ * busy_poll, busy_read) are kept; the *_err fields are 0. */
+struct np_sysctl_record {
+	struct np_sysctl need;		/* 0: this device needs nothing of it */
+	struct np_sysctl pristine;	/* before any device needed it */
+};
+
 struct np_tentative {
 	unsigned long long token;	/* < 2^53: exact in JSON */
 	long long deadline;		/* CLOCK_REALTIME seconds */
 	bool has_policy;		/* the record to restore on revert (else: none) */
 	struct np_policy_record policy;
 	struct np_state *before;	/* the state to return to */
+	/* IFNAME.sysctl to restore on revert: has_sysctl false, none (its
+	 * needs are the tentative policy's, which a revert undoes).
+	 * sysctl_known false: a marker without it, the record is kept. */
+	bool sysctl_known, has_sysctl;
+	struct np_sysctl_record sysctl;
 };
 
 /* -ENOENT when absent (err untouched); -EINVAL for a damaged file. */
@@ -125,12 +137,6 @@ int np_store_policy_load(struct np_store *s, struct np_policy_record *ret, struc
 int np_store_tentative_load(struct np_store *s, struct np_tentative *ret, struct np_error *err);
 void np_tentative_release(struct np_tentative *t);
 
-/* IFNAME.sysctl: only the machine-wide values (rps_sock_flow_entries,
- * busy_poll, busy_read) are kept; the *_err fields are 0. */
-struct np_sysctl_record {
-	struct np_sysctl need;		/* 0: this device needs nothing of it */
-	struct np_sysctl pristine;	/* before any device needed it */
-};
 int np_store_sysctl_load(struct np_store *s, struct np_sysctl_record *ret, struct np_error *err);
 int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
 			 struct np_error *err);

@@ -91,6 +91,16 @@ static bool add(struct json_object **o, const char *key, struct json_object *v)
 	return false;
 }
 
+/* A JSON null under key (no record to return to); false (o freed) as add(). */
+static bool add_null(struct json_object **o, const char *key)
+{
+	if (*o && json_object_object_add(*o, key, NULL) == 0)
+		return true;
+	json_object_put(*o);
+	*o = NULL;
+	return false;
+}
+
 static struct json_object *doc_new(const char *format, int version)
 {
 	struct json_object *o = json_object_new_object();
@@ -186,19 +196,26 @@ int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_
 	return r;
 }
 
+/* The state as JSON, NULL when memory ran out (add() takes NULL as that). */
+static struct json_object *state_json(const struct np_state *st)
+{
+	struct json_object *obj = NULL;
+
+	return np_state_to_json(st, &obj) < 0 ? NULL : obj;
+}
+
 int np_store_pristine_save(struct np_store *s, const struct np_state *st,
 			   const struct np_ident *id, struct np_error *err)
 {
-	struct json_object *doc, *obj = NULL;
+	struct json_object *doc;
 	int r;
 
+	/* each value made only when the one before it was added: add()
+	 * consumes it either way, and nothing is left over when one fails */
 	doc = doc_new(PRISTINE_FORMAT, 1);
-	if (np_state_to_json(st, &obj) < 0)
-		obj = NULL;
 	if (!add(&doc, "netns", json_object_new_int64((int64_t)id->netns)) ||
-	    !add(&doc, "state", obj)) {
+	    !add(&doc, "state", state_json(st)))
 		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
-	}
 	r = np_store_write_json(s, NP_FILE_PRISTINE, doc, err);
 	json_object_put(doc);
 	return r;
@@ -298,24 +315,31 @@ int np_store_policy_load(struct np_store *s, struct np_policy_record *ret, struc
 
 /* --- tentative marker ------------------------------------------------------------- */
 
+static struct json_object *sysctl_json(const struct np_sysctl_record *rec)
+{
+	struct json_object *obj = NULL;
+
+	return np_sysctl_record_to_json(rec, &obj) < 0 ? NULL : obj;
+}
+
+static struct json_object *policy_json(const struct np_policy_record *rec)
+{
+	struct json_object *obj = NULL;
+
+	return np_policy_record_to_json(rec, &obj) < 0 ? NULL : obj;
+}
+
 int np_tentative_to_json(const struct np_tentative *t, struct json_object **ret)
 {
-	struct json_object *doc = doc_new(TENTATIVE_FORMAT, 1), *pol = NULL, *st = NULL;
+	struct json_object *doc = doc_new(TENTATIVE_FORMAT, 1);
 
-	if (t->has_policy && np_policy_record_to_json(&t->policy, &pol) < 0)
-		pol = NULL;
-	if (np_state_to_json(t->before, &st) < 0)
-		st = NULL;
+	/* as in np_store_pristine_save: no value made before its turn */
 	if (!add(&doc, "token", json_object_new_int64((int64_t)t->token)) ||
 	    !add(&doc, "deadline", json_object_new_int64(t->deadline)) ||
-	    (t->has_policy && !add(&doc, "policy", pol)) ||
-	    (!t->has_policy && json_object_object_add(doc, "policy", NULL) < 0) ||
-	    !add(&doc, "before", st)) {
-		if (!t->has_policy)
-			json_object_put(pol);
-		json_object_put(doc);
+	    !(t->has_policy ? add(&doc, "policy", policy_json(&t->policy)) : add_null(&doc, "policy")) ||
+	    !add(&doc, "before", state_json(t->before)) ||
+	    !(t->has_sysctl ? add(&doc, "sysctl", sysctl_json(&t->sysctl)) : add_null(&doc, "sysctl")))
 		return -ENOMEM;
-	}
 	*ret = doc;
 	return 0;
 }
@@ -346,8 +370,17 @@ int np_tentative_from_json(struct json_object *obj, const char *what, struct np_
 		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: before: missing", what);
 	if (r >= 0)
 		r = np_state_from_json_full(v, &t.before, err);
+	/* absent in the markers of netpolicy before it kept the record */
+	if (r >= 0 && json_object_object_get_ex(obj, "sysctl", &v)) {
+		t.sysctl_known = true;
+		t.has_sysctl = v != NULL;
+		if (v)
+			r = np_sysctl_record_from_json(v, what, &t.sysctl, err);
+	}
 	if (r >= 0)
 		*ret = t;
+	else
+		np_state_free(t.before);
 	return r;
 }
 

@@ -6,7 +6,9 @@
  * (np_engine_run).  After that the marker is the truth: `confirm` removes
  * it; the watchdog, or any later command that changes the device and finds
  * its deadline passed, reverts to its state; `reset` removes it with the
- * rest; a plain `set` keeps its own change and so ends it.
+ * rest; a plain `set` keeps its own change and so ends it.  The marker
+ * keeps the policy and sysctl records as they were before the first
+ * pending --confirm, and the revert puts both back.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +40,12 @@ static int revert_locked(struct np_engine *e, const struct np_tentative *t, stru
 	c.policy = t->has_policy ? NP_REC_SET : NP_REC_REMOVE;
 	if (t->has_policy)
 		c.policy_rec = t->policy;
+	/* the machine-wide needs recorded before the tentative set: its own
+	 * would keep other devices' plans raising what nothing needs */
+	if (t->sysctl_known) {
+		c.sysctl = t->has_sysctl ? NP_REC_SET : NP_REC_REMOVE;
+		c.sysctl_rec = t->sysctl;
+	}
 	r = np_engine_run(e, &cur, t->before, "revert", &c, err);
 	np_state_free(cur);
 	return r;

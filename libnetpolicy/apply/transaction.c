@@ -114,13 +114,20 @@ static int apply_commit(struct np_engine *e, const struct np_state *cur, const s
 	}
 	c->tentative = NP_REC_SET;
 	if (r >= 0) {
-		c->tentative_rec.before = pending->before;
-		c->tentative_rec.has_policy = pending->has_policy;
-		c->tentative_rec.policy = pending->policy;
+		c->tentative_rec = *pending;
 	} else {
+		struct np_error ignored = { 0 };
+
 		c->tentative_rec.before = (struct np_state *)cur;
 		c->tentative_rec.has_policy = has_rec;
 		c->tentative_rec.policy = rec;
+		/* the sysctl record to return to as well (a damaged one is as
+		 * good as none, apply/base.c) */
+		c->tentative_rec.sysctl_known = true;
+		r = np_store_sysctl_load(&e->store, &c->tentative_rec.sysctl, &ignored);
+		if (r == -ENOMEM)
+			return np_err(err, r, NP_PHASE_APPLY, NULL, "out of memory");
+		c->tentative_rec.has_sysctl = r >= 0;
 	}
 	c->tentative_rec.deadline = (long long)time(NULL) + e->ctx->confirm_secs;
 	return token_new(&c->tentative_rec.token, err);

@@ -11,6 +11,13 @@
  *   NP_FAIL_ALLOC=N        fail the Nth allocation (1-based); unset or 0: none
  *   NP_FAIL_ALLOC_AFTER=1  fail the Nth and every one after it
  *   NP_FAIL_ALLOC_COUNT=F  at exit, append "ALLOCATIONS FAILED SPARED\n" to F
+ *   NP_FAIL_ALLOC_PROG=P   only in a program named P: every other one that
+ *                          loads this object fails nothing and keeps the
+ *                          variables for the programs it runs (the leak
+ *                          checker: LD_PRELOAD=this.so valgrind netpolicy,
+ *                          whose launcher is a shell script and a launcher
+ *                          binary; valgrind then sees netpolicy's
+ *                          allocations through __libc_malloc)
  *
  * The variables are removed from the environment at start, so a child the
  * program execs (the --confirm watchdog) runs without injection.  Not for
@@ -128,7 +135,10 @@ __attribute__((destructor)) static void report(void)
 __attribute__((constructor)) static void setup(void)
 {
 	const char *n = getenv("NP_FAIL_ALLOC"), *a = getenv("NP_FAIL_ALLOC_AFTER"),
-		   *f = getenv("NP_FAIL_ALLOC_COUNT");
+		   *f = getenv("NP_FAIL_ALLOC_COUNT"), *prog = getenv("NP_FAIL_ALLOC_PROG");
+
+	if (prog && strcmp(prog, program_invocation_short_name))
+		return;
 
 	/* read before counting starts: getenv allocates nothing */
 	fail_at = n ? strtoul(n, NULL, 10) : 0;
@@ -139,5 +149,6 @@ __attribute__((constructor)) static void setup(void)
 	unsetenv("NP_FAIL_ALLOC");
 	unsetenv("NP_FAIL_ALLOC_AFTER");
 	unsetenv("NP_FAIL_ALLOC_COUNT");
+	unsetenv("NP_FAIL_ALLOC_PROG");
 	unsetenv("LD_PRELOAD");
 }

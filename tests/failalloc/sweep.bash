@@ -10,8 +10,8 @@
 #     (check passes) and no temp file behind.
 # The caller defines np_dev (prints the device's state: equal text = equal
 # device) and runs commands through "$@" (the netpolicy words to prefix).
-# Every N up to 40 and then every STRIDE-th, STRIDE = K / NP_ALLOC_POINTS
-# (default 60); NP_ALLOC_STRIDE=1 sweeps every allocation (by hand: a
+# Every N up to NP_ALLOC_FIRST (default 40) and then every STRIDE-th,
+# STRIDE = K / NP_ALLOC_POINTS (default 60); NP_ALLOC_STRIDE=1 sweeps every allocation (by hand: a
 # `set` makes about 7000).
 
 FAILALLOC=${FAILALLOC:-$NP_BUILDDIR/tests/failalloc/np_failalloc.so}
@@ -37,7 +37,7 @@ np_alloc_points() {
 	stride=${NP_ALLOC_STRIDE:-$(( k / ${NP_ALLOC_POINTS:-60} ))}
 	[ "$stride" -ge 1 ] || stride=1
 	for ((n = 1; n <= k + 1; n++)); do
-		if [ "$n" -le 40 ] || [ $(( n % stride )) -eq 0 ] || [ "$n" -ge "$k" ]; then
+		if [ "$n" -le "${NP_ALLOC_FIRST:-40}" ] || [ $(( n % stride )) -eq 0 ] || [ "$n" -ge "$k" ]; then
 			echo "$n"
 		fi
 	done

@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# An unconfirmed `set --confirm` is reverted whole: the device, the policy
+# record and the machine-wide sysctl record (IFNAME.sysctl, what this
+# device's policy needs of net.core.*, which every other device's plan
+# reads) all as they were before it.  On the simulated backend; the
+# watchdog reverts after a 1 s deadline.
+
+load ../helpers
+
+setup() {
+	np_tmpdir
+	np_model virtio-4q
+	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+	# the model as the sim writes it back, no records
+	npsim "$DEV" set latency >/dev/null
+	npsim "$DEV" reset >/dev/null
+}
+
+teardown() { np_cleanup_tmp; }
+
+# Wait (up to 20 s) until the watchdog reverted: the marker is gone.
+reverted() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[ ! -e "$STATE_DIR/$DEV.tentative" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+@test "reverted --confirm on a device without records: no sysctl record is left" {
+	cp "$MODEL" "$NP_TMP/before"
+	npsim "$DEV" set latency --confirm 1 >/dev/null
+	# latency needs net.core.rps_sock_flow_entries: the record of it
+	[ "$(jq '.sysctls["net.core.rps_sock_flow_entries"].need' "$STATE_DIR/$DEV.sysctl")" -gt 0 ]
+	reverted
+	cmp "$MODEL" "$NP_TMP/before"
+	[ ! -e "$STATE_DIR/$DEV.policy" ]
+	[ ! -e "$STATE_DIR/$DEV.sysctl" ]
+}
+
+@test "reverted --confirm after a confirmed policy: its sysctl record as it was" {
+	npsim "$DEV" set latency >/dev/null
+	cp "$MODEL" "$NP_TMP/before"
+	cp "$STATE_DIR/$DEV.sysctl" "$NP_TMP/sysctl"
+	cp "$STATE_DIR/$DEV.policy" "$NP_TMP/policy"
+	# busy-poll needs net.core.busy_poll and busy_read besides
+	npsim "$DEV" set busy-poll --confirm 1 >/dev/null
+	! cmp -s "$STATE_DIR/$DEV.sysctl" "$NP_TMP/sysctl"
+	reverted
+	cmp "$MODEL" "$NP_TMP/before"
+	cmp "$STATE_DIR/$DEV.policy" "$NP_TMP/policy"
+	cmp "$STATE_DIR/$DEV.sysctl" "$NP_TMP/sysctl"
+	# and reset still returns to the values before any policy
+	run npsim "$DEV" reset
+	[ "$status" -eq 0 ]
+	[ ! -e "$STATE_DIR/$DEV.sysctl" ]
+}
+
+@test "a second --confirm, reverted, returns to the records before the first" {
+	npsim "$DEV" set cpu >/dev/null
+	cp "$STATE_DIR/$DEV.policy" "$NP_TMP/policy"
+	[ ! -e "$STATE_DIR/$DEV.sysctl" ]
+	npsim "$DEV" set latency --confirm 600 >/dev/null
+	npsim "$DEV" set busy-poll --confirm 1 >/dev/null
+	reverted
+	cmp "$STATE_DIR/$DEV.policy" "$NP_TMP/policy"
+	[ ! -e "$STATE_DIR/$DEV.sysctl" ]
+}
