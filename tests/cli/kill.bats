@@ -17,7 +17,10 @@ setup() {
 	np_sim_pristine_target virtio-4q latency
 }
 
-teardown() { np_cleanup_tmp; }
+teardown() {
+	[ -z "${STATE_DIR:-}" ] || kill_watchdogs
+	np_cleanup_tmp
+}
 
 fail_at() {
 	echo "$1: $2" >&2
@@ -83,6 +86,59 @@ same() { cmp -s "$MODEL" "$1"; }
 			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || fail_at "$at" "records left after reset"
 			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "set failed"
 			same "$NP_TMP/target" || fail_at "$at" "set did not reach the target"
+		done
+	done
+}
+
+# As count_calls and killed_at, without following children: strace -f
+# would follow the --confirm watchdog and wait out its deadline.
+count_own_calls() {
+	local sc=$1
+	shift
+	strace -qq -o "$NP_TMP/trace" -e trace="$sc" "$@" >/dev/null 2>&1
+	grep -c "$sc(" "$NP_TMP/trace" || true
+}
+
+own_killed_at() {
+	local sc=$1 n=$2
+	shift 2
+	strace -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
+		"$@" >/dev/null 2>"$NP_TMP/kill.err" || true
+}
+
+# The --confirm watchdogs of this test's state directory, by their pids.
+kill_watchdogs() {
+	local pids
+	pids=$(ps -eo pid=,args= | awk -v d="$STATE_DIR" 'index($0, d) && /__revert/ { print $1 }')
+	[ -z "$pids" ] || kill $pids 2>/dev/null || true
+}
+
+@test "set --confirm: SIGKILL at every bookkeeping step, then the next commands leave no stale marker" {
+	for sc in renameat unlinkat fdatasync; do
+		k=$(count_own_calls "$sc" "${NP[@]}" "$DEV" set latency --confirm 600)
+		kill_watchdogs
+		"${NP[@]}" "$DEV" reset >/dev/null
+		[ "$k" -ge 1 ]
+		for ((n = 1; n <= k; n++)); do
+			at="set --confirm, $sc #$n"
+			own_killed_at "$sc" "$n" "${NP[@]}" "$DEV" set latency --confirm 600
+			kill_watchdogs
+			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
+				[ -e "$STATE_DIR/$DEV.journal" ] || fail_at "$at" "device mixed, no journal"
+			# a marker only for a change that is there to confirm
+			if [ -e "$STATE_DIR/$DEV.tentative" ] && [ ! -e "$STATE_DIR/$DEV.journal" ]; then
+				same "$NP_TMP/target" || fail_at "$at" "a marker for a change that is not there"
+			fi
+			# a plain set keeps its change: it ends whatever confirm is pending
+			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "the next set failed"
+			same "$NP_TMP/target" || fail_at "$at" "the next set did not reach the target"
+			[ ! -e "$STATE_DIR/$DEV.tentative" ] || fail_at "$at" "a stale tentative marker survived set"
+			! ls -A "$STATE_DIR" | grep -q '\.tmp$' || fail_at "$at" "temp file left"
+			run "${NP[@]}" "$DEV" confirm
+			[ "$status" -ne 0 ] || fail_at "$at" "confirm found a change to confirm after a plain set"
+			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "reset failed"
+			same "$NP_TMP/pristine" || fail_at "$at" "reset did not restore the device exactly"
+			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || fail_at "$at" "records left after reset"
 		done
 	done
 }

@@ -217,7 +217,6 @@ static int sweep(const char *what, build_fn fn, void *arg)
 	       what, k, fails, jsonc);
 	return fails ? (int)bad : -1;
 }
-#endif
 
 static struct np_state *state;
 static struct np_store store;
@@ -273,10 +272,6 @@ int main(void)
 	struct np_ctx *ctx = NULL;
 	struct np_error err;
 
-#ifdef NP_NO_OWN_MALLOC
-	printf("1..0 # SKIP a sanitizer build owns malloc\n");
-	return 0;
-#else
 	np_error_clear(&err);
 	{	/* backtrace() loads its unwinder on first use: not in a sweep */
 		void *f[4];
@@ -313,5 +308,11 @@ int main(void)
 	unlink(path);
 	rmdir(dir);
 	return tap_done();
-#endif
 }
+#else
+int main(void)
+{
+	printf("1..0 # SKIP a sanitizer build owns malloc\n");
+	return 0;
+}
+#endif
