@@ -267,7 +267,7 @@ int main(void)
 	const char *src = getenv("NP_SRCDIR");
 	struct np_tentative t = { .token = 12345, .deadline = 1700000000 };
 	struct np_sysctl_record sys = { .need = { .rps_sock_flow_entries = 32768 } };
-	struct np_policy_record pol = { "latency", "0-3", "" };
+	struct np_policy_record pol = { .policy = "latency", .cpus = "0-3" };
 	char path[1024], dir[] = "/tmp/np-test-records-oom.XXXXXX";
 	struct np_ctx *ctx = NULL;
 	struct np_error err;
