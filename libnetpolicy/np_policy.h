@@ -48,6 +48,12 @@ struct np_policy {
 	/* The mixed policy: classes of flows on one NIC (np_plan_mixed) on
 	 * top of the rest; a custom policy based on it is mixed too. */
 	bool mixed;
+	/* A custom mixed policy's flows ("CLASS:SPEC"), default class and
+	 * weights (netpolicy-policy(5)): the plan's where the caller's
+	 * np_plan_opts give none (np_plan_compute; the command line wins). */
+	const char *const *flows;
+	size_t n_flows;
+	const char *default_class, *weights;
 	/* Why, per knob, for `netpolicy policies` and the man page. */
 	const char *why_channels, *why_irq, *why_coalesce, *why_rings, *why_rss, *why_steering,
 		*why_napi;

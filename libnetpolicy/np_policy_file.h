@@ -5,6 +5,7 @@
 #define NP_POLICY_FILE_H
 
 #include "np_policy.h"
+#include "np_mixed.h"
 
 enum np_key_type { NP_KEY_ENUM, NP_KEY_BOOL, NP_KEY_U32, NP_KEY_U64 };
 
@@ -41,6 +42,11 @@ struct np_custom_policy {
 	struct np_coal_value coal[NP_COAL__COUNT];
 	unsigned key_line[16];
 	unsigned coal_line[NP_COAL__COUNT];
+	/* a mixed base's flow, default-class and weight, and their lines
+	 * (the first flow's for all of them) */
+	char *flows[NP_MIXED_FLOWS_MAX];
+	char *default_class, *weights;
+	unsigned flow_line, default_line, weight_line;
 	struct np_custom_policy *next;	/* the ctx's cache */
 };
 
@@ -49,7 +55,8 @@ const struct np_policy *np_policy_builtin(const char *name);
 bool np_policy_name_ok(const char *s);
 int np_policy_custom_new(const char *name, const char *file, struct np_custom_policy **ret);
 void np_policy_custom_base(struct np_custom_policy *c, const struct np_policy *base);
-/* One "key = value"; -ENOENT (unknown key) or -EINVAL with the reason in why. */
+/* One "key = value"; -ENOENT (unknown key), -EPERM (a mixed key, base not
+ * mixed) or -EINVAL with the reason in why. */
 int np_policy_custom_set(struct np_custom_policy *c, const char *key, const char *value,
 			 unsigned line, char *why, size_t why_len);
 /* The names of the ctx's policy directory's files, sorted. */

@@ -439,8 +439,9 @@ out:
 	return 0;
 }
 
-/* The mixed policy's options into plan->mixed: parsed from opts, or the
- * ones a plan made again keeps. */
+/* The mixed policy's options into plan->mixed: parsed from opts, each one
+ * opts lack taken from the policy's file (netpolicy-policy(5): the command
+ * line wins, key by key), or the ones a plan made again keeps. */
 static int mixed_options(const struct np_policy *policy, const struct np_plan_opts *opts,
 			 const struct np_mixed_plan *mixed, struct np_plan *plan,
 			 struct np_error *err)
@@ -460,7 +461,22 @@ static int mixed_options(const struct np_policy *policy, const struct np_plan_op
 		memset(&plan->mixed->m, 0, sizeof(plan->mixed->m));
 		return 0;
 	}
-	return np_mixed_opts_parse(opts, plan->mixed, err);
+	{
+		struct np_plan_opts o = { 0 };
+
+		if (opts && (opts->flags & NP_PLAN_OPTS_MIXED))
+			o = *opts;
+		o.flags |= NP_PLAN_OPTS_MIXED;
+		if (!o.n_flows) {
+			o.flows = policy->flows;
+			o.n_flows = policy->n_flows;
+		}
+		if (!o.default_class)
+			o.default_class = policy->default_class;
+		if (!o.weights)
+			o.weights = policy->weights;
+		return np_mixed_opts_parse(&o, plan->mixed, err);
+	}
 }
 
 /* A plan is the planner's target plus the differ's steps from the state it

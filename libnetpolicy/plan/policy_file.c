@@ -34,6 +34,10 @@ void np_policy_free(struct np_policy *p)
 
 	if (!p || !p->key_line)	/* the built-ins are not ours to free */
 		return;
+	for (size_t i = 0; i < c->p.n_flows; i++)
+		free(c->flows[i]);
+	free(c->default_class);
+	free(c->weights);
 	free(c->file);
 	free(c);
 }
@@ -105,6 +109,10 @@ void np_policy_custom_base(struct custom *c, const struct np_policy *base)
 	c->p.summary = c->summary;
 	snprintf(c->core, sizeof(c->core), "%s", base->core ? base->core : "");
 	c->p.core = c->core;
+	/* the built-ins have no flows; a file adds its own (mixed_set) */
+	c->p.flows = NULL;
+	c->p.n_flows = 0;
+	c->p.default_class = c->p.weights = NULL;
 }
 
 static void custom_set_coal(struct custom *c, int f, uint32_t v, unsigned line)
@@ -150,12 +158,81 @@ static char *trim(char *s, char **end)
 	return s;
 }
 
+/* flow (once per flow), default-class, weight: netpolicy.conf's keys
+ * (config.c), checked as the planner reads them, for a mixed base only. */
+static int mixed_set(struct custom *c, const char *key, const char *value, unsigned line,
+		     char *why, size_t why_len)
+{
+	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED };
+	struct np_mixed_plan *mp;
+	struct np_error e;
+	unsigned *at;
+	char **slot;
+	int r;
+
+	if (!c->p.mixed) {
+		snprintf(why, why_len, "flow, default-class and weight are for a policy based on "
+			 "mixed, not on %s", c->p.base ? c->p.base->name : c->p.name);
+		return -EPERM;
+	}
+	if (!strcmp(key, "flow")) {
+		if (c->p.n_flows == NP_MIXED_FLOWS_MAX) {
+			snprintf(why, why_len, "more than %d flows", NP_MIXED_FLOWS_MAX);
+			return -EINVAL;
+		}
+		o.flows = &value;
+		o.n_flows = 1;
+		slot = &c->flows[c->p.n_flows];
+		at = &c->flow_line;
+	} else if (!strcmp(key, "default-class")) {
+		o.default_class = value;
+		slot = &c->default_class;
+		at = &c->default_line;
+	} else {
+		o.weights = value;
+		slot = &c->weights;
+		at = &c->weight_line;
+	}
+	if (*slot) {
+		snprintf(why, why_len, "%s given twice", key);
+		return -EINVAL;
+	}
+	mp = malloc(sizeof(*mp));
+	if (!mp) {
+		snprintf(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	np_error_clear(&e);
+	r = np_mixed_opts_parse(&o, mp, &e);
+	free(mp);
+	if (r < 0) {
+		snprintf(why, why_len, "%s", e.msg);
+		return -EINVAL;
+	}
+	*slot = strdup(value);
+	if (!*slot) {
+		snprintf(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	if (!*at)
+		*at = line;
+	if (slot == &c->flows[c->p.n_flows]) {
+		c->p.flows = (const char *const *)c->flows;
+		c->p.n_flows++;
+	}
+	c->p.default_class = c->default_class;
+	c->p.weights = c->weights;
+	return 0;
+}
+
 /* One "key = value" of a file (or of the JSON's values); why set on error. */
 int np_policy_custom_set(struct custom *c, const char *key, const char *value, unsigned line,
 			 char *why, size_t why_len)
 {
 	const struct np_policy_key *k;
 
+	if (!strcmp(key, "flow") || !strcmp(key, "default-class") || !strcmp(key, "weight"))
+		return mixed_set(c, key, value, line, why, why_len);
 	if (!strcmp(key, "summary")) {
 		snprintf(c->summary, sizeof(c->summary), "%s", value);
 		return 0;
@@ -257,6 +334,7 @@ static int parse(struct custom *c, const char *path, FILE *f, struct np_error *e
 		case 0:
 			break;
 		case -ENOENT:
+		case -EPERM:
 			return file_err(err, path, line, (size_t)(key - buf), why);
 		default:
 			return file_err(err, path, line, (size_t)(value - buf), why);

@@ -79,6 +79,26 @@ int np_policy_to_json(const struct np_policy *p, struct json_object **ret)
 
 		json_object_object_add(vals, "core", json_object_new_string(p->core ? p->core : ""));
 		json_object_object_add(origin, "core", json_object_new_string(ORIGIN(c ? c->core_line : 0)));
+		/* a mixed policy's flows and classes, only where its file sets them:
+		 * keys no other base takes */
+		if (c && p->n_flows) {
+			struct json_object *flows = json_object_new_array();
+
+			ok = flows != NULL;
+			for (size_t i = 0; ok && i < p->n_flows; i++)
+				ok = json_object_array_add(flows, json_object_new_string(p->flows[i])) == 0;
+			json_object_object_add(vals, "flow", flows);
+			json_object_object_add(origin, "flow", json_object_new_string(ORIGIN(c->flow_line)));
+		}
+		if (c && p->default_class) {
+			json_object_object_add(vals, "default-class", json_object_new_string(p->default_class));
+			json_object_object_add(origin, "default-class",
+					       json_object_new_string(ORIGIN(c->default_line)));
+		}
+		if (c && p->weights) {
+			json_object_object_add(vals, "weight", json_object_new_string(p->weights));
+			json_object_object_add(origin, "weight", json_object_new_string(ORIGIN(c->weight_line)));
+		}
 	}
 	for (size_t i = 0; ok && i < p->n_coal; i++) {
 		struct json_object *v;
@@ -134,7 +154,7 @@ int np_policy_from_json(struct json_object *obj, struct np_policy **ret, struct 
 	struct json_object *name, *vals, *base = NULL, *summary = NULL;
 	const struct np_policy *b;
 	struct custom *c;
-	char why[200], word[64];
+	char why[200], word[256];
 	int r;
 
 	if (!json_object_object_get_ex(obj, "name", &name) || !json_object_is_type(name, json_type_string) ||
@@ -161,6 +181,23 @@ int np_policy_from_json(struct json_object *obj, struct np_policy **ret, struct 
 	if (json_object_object_get_ex(obj, "summary", &summary) && json_object_is_type(summary, json_type_string))
 		snprintf(c->summary, sizeof(c->summary), "%s", json_object_get_string(summary));
 	json_object_object_foreach(vals, key, v) {
+		if (!strcmp(key, "flow") && json_object_is_type(v, json_type_array)) {
+			/* one "flow = CLASS:SPEC" per element, as a file has them */
+			for (size_t i = 0; i < json_object_array_length(v); i++) {
+				struct json_object *f = json_object_array_get_idx(v, i);
+
+				if (!json_object_is_type(f, json_type_string))
+					snprintf(why, sizeof(why), "flow %zu: not a string", i + 1);
+				else if (np_policy_custom_set(c, key, json_object_get_string(f), 0, why,
+								sizeof(why)) == 0)
+					continue;
+				r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "policy '%s': flow: %s",
+					   c->name, why);
+				np_policy_free(&c->p);
+				return r;
+			}
+			continue;
+		}
 		if (np_policy_json_word(v, word, sizeof(word)) < 0 ||
 		    np_policy_custom_set(c, key, word, 0, why, sizeof(why)) < 0) {
 			r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "policy '%s': %s: %s", c->name,

@@ -135,3 +135,79 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 		  "$(jq -cS --arg n "copy-$name" '.policies[] | select(.name == $n) | [.summary, .values]' "$NP_TMP/q.json")" ]
 	done
 }
+
+@test "a custom mixed policy's flow, default-class and weight: what set uses without --flow, --default, --weight" {
+	cat >"$POL/web.conf" <<-EOF
+	base = mixed
+	flow = latency:tcp:6379
+	# a comment between the flows
+	flow = cpu:udp:53
+	default-class = cpu
+	weight = cpu=3
+	EOF
+	rules() { npsim --json "$1" show | jq -c '[.ntuple.rules[] | del(.location)] | sort_by(.flow)'; }
+	np_model mlx5-mixed
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	STATE_DIR=$NP_TMP/cli
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --flow cpu:udp:53 --default cpu --weight cpu=3
+	[ "$status" -eq 0 ]
+	want=$(rules "$dev")
+	want_mixed=$(npsim --json "$dev" show | jq -c '.mixed | del(.policy)')
+	np_model mlx5-mixed
+	STATE_DIR=$NP_TMP/file
+	run npp "$dev" set web
+	[ "$status" -eq 0 ]
+	got=$(rules "$dev")
+	[ "$(jq 'length' <<<"$got")" -eq 3 ]	# the two flows' and the fixture's foreign one
+	[ "$got" = "$want" ]
+	[ "$(npp --json "$dev" show | jq -c '.mixed | del(.policy)')" = "$want_mixed" ]
+	[ "$(npp --json "$dev" show | jq -c '[.policy, .mixed.default, .drift]')" = '["web","cpu",0]' ]
+	# the command line wins, key by key: --flow replaces the file's flows,
+	# the file's default class stays
+	np_model mlx5-mixed
+	STATE_DIR=$NP_TMP/both
+	run npp --json "$dev" set web --flow throughput:tcp:5201
+	[ "$status" -eq 0 ]
+	[ "$(npp --json "$dev" show | jq -c '[.mixed.flows, .mixed.default]')" = '[["throughput:tcp:5201"],"cpu"]' ]
+	# policies lists them with their lines, and --json round-trips them
+	run "$NETPOLICY" --policy-dir "$POL" --json policies
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.policies[] | select(.name == "web") | [.values.flow, .values["default-class"], .values.weight, .origin.flow, .origin.weight]' <<<"$output")" = \
+	  "[[\"latency:tcp:6379\",\"cpu:udp:53\"],\"cpu\",\"cpu=3\",\"$POL/web.conf:2\",\"$POL/web.conf:6\"]" ]
+	jq -r '.policies[] | select(.name == "web") | "base = \(.base)",
+		(.values | to_entries[] | .key as $k | (.value | if type == "array" then .[] else . end) |
+		 "\($k) = \(if type == "boolean" then (if . then "yes" else "no" end) else tostring end)")' \
+		<<<"$output" >"$POL/web2.conf"
+	run "$NETPOLICY" --policy-dir "$POL" --json policies
+	[ "$(jq -cS '.policies[] | select(.name == "web") | .values' <<<"$output")" = \
+	  "$(jq -cS '.policies[] | select(.name == "web2") | .values' <<<"$output")" ]
+	np_model mlx5-mixed
+	STATE_DIR=$NP_TMP/copy
+	run npp "$dev" set web2
+	[ "$status" -eq 0 ]
+	[ "$(rules "$dev")" = "$want" ]
+}
+
+@test "a custom mixed policy's mistakes name the file, the line and the column; not under another base" {
+	np_model mlx5-mixed
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	cp "$MODEL" "$NP_TMP/orig.json"
+	check_err() {	# check_err CONTENT EXPECTED
+		printf "$1" >"$POL/bad.conf"
+		run npp "$dev" set bad
+		[ "$status" -eq 2 ] || { echo "exit $status: $output"; return 1; }
+		[ "$output" = "netpolicy: $dev: $POL/bad.conf:$2" ] || { echo "got: $output"; return 1; }
+	}
+	check_err 'base = mixed\nflow = latency:tcp:6379\nflow = fast:tcp:80\n' \
+		"3:8: flow \"fast:tcp:80\": column 1: unknown class 'fast' (latency, throughput, cpu)"
+	check_err 'base = mixed\nflow = latency:tcp:99999\n' \
+		"2:8: flow \"latency:tcp:99999\": column 13: expected a port number (1-65535)"
+	check_err 'base = mixed\ndefault-class = turbo\n' "2:17: unknown class 'turbo' (latency, throughput, cpu)"
+	check_err 'base = mixed\nweight = latency=x\n' "2:10: weight 'latency=x': expected a number from 1 to 64"
+	check_err 'base = mixed\ndefault-class = cpu\ndefault-class = latency\n' "3:17: default-class given twice"
+	check_err 'base = throughput\nflow = latency:tcp:6379\n' \
+		"2:1: flow, default-class and weight are for a policy based on mixed, not on throughput"
+	check_err 'base = throughput\n  weight = latency=2\n' \
+		"2:3: flow, default-class and weight are for a policy based on mixed, not on throughput"
+	cmp "$MODEL" "$NP_TMP/orig.json"
+}

@@ -96,10 +96,70 @@ static void test_find(void)
 	np_error_free(err);
 }
 
+/* A file based on mixed keeps its flows, default class and weights, and
+ * they come back from its JSON; another base refuses them. */
+static void test_mixed_keys(void)
+{
+	char dir[] = "/tmp/np-test-policy.XXXXXX", path[128];
+	struct json_object *a = NULL, *b = NULL, *v;
+	struct np_policy *p = NULL, *q = NULL;
+	struct np_error *err = np_error_new();
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		exit(99);
+	snprintf(path, sizeof(path), "%s/web.conf", dir);
+	f = fopen(path, "w");
+	fputs("base = mixed\nflow = latency:tcp:6379\nflow = cpu:udp:53\ndefault-class = cpu\n"
+	      "weight = cpu=3\n", f);
+	fclose(f);
+	is_int(np_policy_load(path, &p, err), 0, "a mixed file with flows loads (%s)",
+	       np_error_message(err));
+	if (p && np_policy_to_json(p, &a) == 0) {
+		json_object_object_get_ex(a, "values", &v);
+		json_object_object_get_ex(v, "flow", &v);
+		is_str(js(v), "[\"latency:tcp:6379\",\"cpu:udp:53\"]", "its flows, in order");
+		ok(np_policy_from_json(a, &q, err) == 0, "back from JSON (%s)", np_error_message(err));
+		if (q && np_policy_to_json(q, &b) == 0) {
+			struct json_object *va, *vb;
+			char *x;
+
+			json_object_object_get_ex(a, "values", &va);
+			json_object_object_get_ex(b, "values", &vb);
+			x = strdup(js(va));
+			is_str(js(vb), x, "the same flows, default class and weights again");
+			free(x);
+		}
+	}
+	np_policy_free(p);
+	np_policy_free(q);
+	json_object_put(a);
+	json_object_put(b);
+	p = NULL;
+	f = fopen(path, "w");
+	fputs("base = throughput\ndefault-class = cpu\n", f);
+	fclose(f);
+	np_error_clear(err);
+	is_int(np_policy_load(path, &p, err), -EINVAL, "not under another base");
+	ok(strstr(np_error_message(err), "web.conf:2:1: flow, default-class and weight") != NULL,
+	   "... at the key: %s", np_error_message(err));
+	f = fopen(path, "w");
+	fputs("base = mixed\nflow = latency:tcp:0\n", f);
+	fclose(f);
+	np_error_clear(err);
+	is_int(np_policy_load(path, &p, err), -EINVAL, "a bad flow is refused");
+	ok(strstr(np_error_message(err), "web.conf:2:8: flow") != NULL, "... at the value: %s",
+	   np_error_message(err));
+	unlink(path);
+	rmdir(dir);
+	np_error_free(err);
+}
+
 int main(void)
 {
 	test_round_trip();
 	test_from_json_errors();
 	test_find();
+	test_mixed_keys();
 	return tap_done();
 }
