@@ -110,6 +110,9 @@ void np_plan_rps(const struct np_policy *p, const struct np_state *st,
  * the first nrx rx queues; returns how many CPUs it placed. */
 unsigned np_spread_rps(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,
 		       struct np_plan *plan);
+/* How far CPU b is from CPU a for RPS: 0 the same core, 1 the same package
+ * and node, 2 the same node, 3 farther (plan_rps.c). */
+int np_cpu_distance(const struct np_topology *t, unsigned a, unsigned b);
 /* per-NAPI deferral through napi-set where the kernel has it (plan_napi_config.c) */
 void np_plan_napi_config(const struct np_policy *p, const struct np_state *st,
 			 const struct np_plan_base *base, struct np_plan *plan);

@@ -128,6 +128,12 @@ struct np_tentative {
 	struct np_sysctl_record sysctl;
 };
 
+/* Building the store's documents: v (consumed) added under key or appended;
+ * false, with the document freed and set NULL, when v is NULL (an
+ * allocation that failed) or the add failed, so a chain of && stops there. */
+bool np_doc_add(struct json_object **o, const char *key, struct json_object *v);
+bool np_doc_push(struct json_object **a, struct json_object *v);
+
 /* -ENOENT when absent (err untouched); -EINVAL for a damaged file. */
 int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_ident *ret_id,
 			   struct np_error *err);

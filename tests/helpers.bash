@@ -41,15 +41,43 @@ op_of() {
 	esac
 }
 
+# The model $1 (a private copy) and its first device: MODEL, DEV, and NP,
+# netpolicy on it with this test's state directory.
+np_sim_dev() {
+	np_model "$1"
+	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+	NP=("$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL")
+}
+
+# The --confirm watchdogs of this test's state directory, by their pids
+# (one waiting out a long deadline keeps bats' output open).
+np_kill_watchdogs() {
+	local pids
+	[ -n "${STATE_DIR:-}" ] || return 0
+	pids=$(ps -eo pid=,args= | awk -v d="$STATE_DIR" 'index($0, d) && /__revert/ { print $1 }')
+	[ -z "$pids" ] || kill $pids 2>/dev/null || true
+}
+
+# The environment of a netpolicy run under strace: LeakSanitizer cannot run
+# under ptrace; the rest of ASan and UBSan can.
+NP_NO_LSAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+# A failed check after a SIGKILL test's kill at $1: what the killed or next
+# run said ($NP_TMP/kill.err) and the state directory.
+np_kill_fail() {
+	echo "$1: $2" >&2
+	cat "$NP_TMP/kill.err" >&2
+	ls -la "$STATE_DIR" >&2
+	return 1
+}
+
 # A private copy of model $1, DEV its first device and NP netpolicy's
 # command line for it; $NP_TMP/pristine and $NP_TMP/target hold the model
 # as the sim writes it back before and after policy $2 (reset after each
 # run, so the records are as a first set finds them).  Fails when the
 # policy changes nothing: a test comparing the two would prove nothing.
 np_sim_pristine_target() {
-	np_model "$1"
-	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
-	NP=("$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL")
+	np_sim_dev "$1"
 	"${NP[@]}" "$DEV" set "$2" >/dev/null
 	"${NP[@]}" "$DEV" reset >/dev/null
 	cp "$MODEL" "$NP_TMP/pristine"
@@ -89,6 +117,16 @@ np_veth_setup() {
 	np_tmpdir
 	np_netns_veth "${1:-8}"
 	BEFORE=$(veth_snapshot)
+}
+
+# np_veth_setup, and TARGET: the veth after `set POLICY` ($2), which
+# differs from BEFORE; the device is back at BEFORE.
+np_veth_pristine_target() {
+	np_veth_setup "$1"
+	npns v0 set "$2" >/dev/null
+	TARGET=$(veth_snapshot)
+	npns v0 reset >/dev/null
+	[ "$TARGET" != "$BEFORE" ]
 }
 
 np_veth_teardown() {

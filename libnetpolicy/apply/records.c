@@ -81,7 +81,7 @@ int np_json_check_format(struct json_object *obj, const char *format, int versio
 /* Add v (consumed) under key; false (and o freed) when memory ran out.
  * A NULL v is a json_object_new_*() that failed, never a JSON null: added
  * as such it made a record without its format (found by alloc.bats). */
-static bool add(struct json_object **o, const char *key, struct json_object *v)
+bool np_doc_add(struct json_object **o, const char *key, struct json_object *v)
 {
 	if (*o && v && json_object_object_add(*o, key, v) == 0)
 		return true;
@@ -91,7 +91,18 @@ static bool add(struct json_object **o, const char *key, struct json_object *v)
 	return false;
 }
 
-/* A JSON null under key (no record to return to); false (o freed) as add(). */
+/* Append v (consumed) to the array; false (and a freed) as np_doc_add(). */
+bool np_doc_push(struct json_object **a, struct json_object *v)
+{
+	if (*a && v && json_object_array_add(*a, v) == 0)
+		return true;
+	json_object_put(v);
+	json_object_put(*a);
+	*a = NULL;
+	return false;
+}
+
+/* A JSON null under key (no record to return to); false (o freed) as np_doc_add(). */
 static bool add_null(struct json_object **o, const char *key)
 {
 	if (*o && json_object_object_add(*o, key, NULL) == 0)
@@ -105,8 +116,8 @@ static struct json_object *doc_new(const char *format, int version)
 {
 	struct json_object *o = json_object_new_object();
 
-	if (!add(&o, "format", json_object_new_string(format)) ||
-	    !add(&o, "version", json_object_new_int(version)))
+	if (!np_doc_add(&o, "format", json_object_new_string(format)) ||
+	    !np_doc_add(&o, "version", json_object_new_int(version)))
 		return NULL;
 	return o;
 }
@@ -196,7 +207,7 @@ int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_
 	return r;
 }
 
-/* The state as JSON, NULL when memory ran out (add() takes NULL as that). */
+/* The state as JSON, NULL when memory ran out (np_doc_add() takes NULL as that). */
 static struct json_object *state_json(const struct np_state *st)
 {
 	struct json_object *obj = NULL;
@@ -210,11 +221,11 @@ int np_store_pristine_save(struct np_store *s, const struct np_state *st,
 	struct json_object *doc;
 	int r;
 
-	/* each value made only when the one before it was added: add()
+	/* each value made only when the one before it was added: np_doc_add()
 	 * consumes it either way, and nothing is left over when one fails */
 	doc = doc_new(PRISTINE_FORMAT, 1);
-	if (!add(&doc, "netns", json_object_new_int64((int64_t)id->netns)) ||
-	    !add(&doc, "state", state_json(st)))
+	if (!np_doc_add(&doc, "netns", json_object_new_int64((int64_t)id->netns)) ||
+	    !np_doc_add(&doc, "state", state_json(st)))
 		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
 	r = np_store_write_json(s, NP_FILE_PRISTINE, doc, err);
 	json_object_put(doc);
@@ -235,9 +246,9 @@ int np_policy_record_to_json(const struct np_policy_record *rec, struct json_obj
 		json_object_put(doc);
 		return -ENOMEM;
 	}
-	if (!add(&doc, "policy", json_object_new_string(rec->policy)) ||
-	    !add(&doc, "cpus", json_object_new_string(rec->cpus)) ||
-	    !add(&doc, "drop", json_object_new_string(rec->drop))) {
+	if (!np_doc_add(&doc, "policy", json_object_new_string(rec->policy)) ||
+	    !np_doc_add(&doc, "cpus", json_object_new_string(rec->cpus)) ||
+	    !np_doc_add(&doc, "drop", json_object_new_string(rec->drop))) {
 		json_object_put(mixed);
 		return -ENOMEM;
 	}
@@ -334,11 +345,11 @@ int np_tentative_to_json(const struct np_tentative *t, struct json_object **ret)
 	struct json_object *doc = doc_new(TENTATIVE_FORMAT, 1);
 
 	/* as in np_store_pristine_save: no value made before its turn */
-	if (!add(&doc, "token", json_object_new_int64((int64_t)t->token)) ||
-	    !add(&doc, "deadline", json_object_new_int64(t->deadline)) ||
-	    !(t->has_policy ? add(&doc, "policy", policy_json(&t->policy)) : add_null(&doc, "policy")) ||
-	    !add(&doc, "before", state_json(t->before)) ||
-	    !(t->has_sysctl ? add(&doc, "sysctl", sysctl_json(&t->sysctl)) : add_null(&doc, "sysctl")))
+	if (!np_doc_add(&doc, "token", json_object_new_int64((int64_t)t->token)) ||
+	    !np_doc_add(&doc, "deadline", json_object_new_int64(t->deadline)) ||
+	    !(t->has_policy ? np_doc_add(&doc, "policy", policy_json(&t->policy)) : add_null(&doc, "policy")) ||
+	    !np_doc_add(&doc, "before", state_json(t->before)) ||
+	    !(t->has_sysctl ? np_doc_add(&doc, "sysctl", sysctl_json(&t->sysctl)) : add_null(&doc, "sysctl")))
 		return -ENOMEM;
 	*ret = doc;
 	return 0;
@@ -432,14 +443,14 @@ int np_sysctl_record_to_json(const struct np_sysctl_record *rec, struct json_obj
 		struct json_object *one = json_object_new_object();
 
 		/* all of it or nothing: a record short of one is damaged */
-		if (!add(&one, "need", json_object_new_int64(*sysctl_field(&copy.need, i))) ||
-		    !add(&one, "pristine", json_object_new_int64(*sysctl_field(&copy.pristine, i))) ||
-		    !add(&all, shared_sysctls[i].name, one)) {
+		if (!np_doc_add(&one, "need", json_object_new_int64(*sysctl_field(&copy.need, i))) ||
+		    !np_doc_add(&one, "pristine", json_object_new_int64(*sysctl_field(&copy.pristine, i))) ||
+		    !np_doc_add(&all, shared_sysctls[i].name, one)) {
 			json_object_put(all);
 			all = NULL;
 		}
 	}
-	if (!add(&doc, "sysctls", all))
+	if (!np_doc_add(&doc, "sysctls", all))
 		return -ENOMEM;
 	*ret = doc;
 	return 0;

@@ -18,27 +18,6 @@
  * queue numbers that overflow the planner's arithmetic. */
 #define QUEUES_MAX 65536
 
-/* v consumed; false when o or v is NULL or the add failed (o then freed). */
-static bool add(struct json_object **o, const char *key, struct json_object *v)
-{
-	if (*o && v && json_object_object_add(*o, key, v) == 0)
-		return true;
-	json_object_put(v);
-	json_object_put(*o);
-	*o = NULL;
-	return false;
-}
-
-static bool push(struct json_object **a, struct json_object *v)
-{
-	if (*a && v && json_object_array_add(*a, v) == 0)
-		return true;
-	json_object_put(v);
-	json_object_put(*a);
-	*a = NULL;
-	return false;
-}
-
 static struct json_object *class_json(const struct np_class_record *cr)
 {
 	struct json_object *o = json_object_new_object(), *q = json_object_new_object();
@@ -48,14 +27,14 @@ static struct json_object *class_json(const struct np_class_record *cr)
 	if (np_fmt_mask(cpus, sizeof(cpus), &cr->cpus) < 0)
 		cpus[0] = '\0';	/* cannot be: NP_CPULIST_MAX holds every CPU */
 	for (unsigned i = 0; i < cr->n_rules; i++)
-		if (!push(&rules, json_object_new_int64(cr->rules[i])))
+		if (!np_doc_push(&rules, json_object_new_int64(cr->rules[i])))
 			break;
-	if (!add(&q, "first", json_object_new_int64(cr->q_first)) ||
-	    !add(&q, "count", json_object_new_int64(cr->n_q)) ||
-	    !add(&o, "weight", json_object_new_int64(cr->weight)) || !add(&o, "queues", q) ||
-	    !add(&o, "cpus", json_object_new_string(cpus)) ||
-	    !add(&o, "rss_context", json_object_new_int64(cr->rss_context)) ||
-	    !add(&o, "rules", rules)) {
+	if (!np_doc_add(&q, "first", json_object_new_int64(cr->q_first)) ||
+	    !np_doc_add(&q, "count", json_object_new_int64(cr->n_q)) ||
+	    !np_doc_add(&o, "weight", json_object_new_int64(cr->weight)) || !np_doc_add(&o, "queues", q) ||
+	    !np_doc_add(&o, "cpus", json_object_new_string(cpus)) ||
+	    !np_doc_add(&o, "rss_context", json_object_new_int64(cr->rss_context)) ||
+	    !np_doc_add(&o, "rules", rules)) {
 		json_object_put(q);
 		json_object_put(rules);
 		return NULL;
@@ -69,14 +48,14 @@ int np_mixed_record_to_json(const struct np_mixed_record *r, struct json_object 
 	struct json_object *cls = json_object_new_object();
 
 	for (unsigned i = 0; i < r->n_flows; i++)
-		if (!push(&flows, json_object_new_string(r->flows[i])))
+		if (!np_doc_push(&flows, json_object_new_string(r->flows[i])))
 			break;
 	for (int c = 0; c < NP_CLASS__COUNT && cls; c++)
 		if (r->cls[c].used)
-			add(&cls, np_class_name((enum np_class)c), class_json(&r->cls[c]));
-	if (!add(&o, "flows", flows) ||
-	    !add(&o, "default", json_object_new_string(np_class_name(r->deflt))) ||
-	    !add(&o, "classes", cls)) {
+			np_doc_add(&cls, np_class_name((enum np_class)c), class_json(&r->cls[c]));
+	if (!np_doc_add(&o, "flows", flows) ||
+	    !np_doc_add(&o, "default", json_object_new_string(np_class_name(r->deflt))) ||
+	    !np_doc_add(&o, "classes", cls)) {
 		json_object_put(flows);
 		json_object_put(cls);
 		return -ENOMEM;

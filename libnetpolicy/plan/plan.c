@@ -105,28 +105,27 @@ int np_plan_add_change(struct np_plan *plan, const char *what, const struct np_v
 	return 0;
 }
 
-int np_plan_add_uint(struct np_plan *plan, const char *what, uint64_t before, uint64_t after)
+static int add_scalar(struct np_plan *plan, const char *what, enum np_value_kind kind,
+		      uint64_t before, uint64_t after)
 {
 	struct np_change *c = new_change(plan, what);
 
 	if (!c)
 		return -ENOMEM;
-	c->before.kind = c->after.kind = NP_VAL_UINT;
+	c->before.kind = c->after.kind = kind;
 	c->before.u = before;
 	c->after.u = after;
 	return 0;
 }
 
+int np_plan_add_uint(struct np_plan *plan, const char *what, uint64_t before, uint64_t after)
+{
+	return add_scalar(plan, what, NP_VAL_UINT, before, after);
+}
+
 int np_plan_add_bool(struct np_plan *plan, const char *what, bool before, bool after)
 {
-	struct np_change *c = new_change(plan, what);
-
-	if (!c)
-		return -ENOMEM;
-	c->before.kind = c->after.kind = NP_VAL_BOOL;
-	c->before.u = before;
-	c->after.u = after;
-	return 0;
+	return add_scalar(plan, what, NP_VAL_BOOL, before, after);
 }
 
 /* Written in place: a change holds two masks of NP_CPUS_MAX bits, and a

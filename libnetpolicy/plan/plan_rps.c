@@ -24,7 +24,7 @@
 /* How far CPU b is from CPU a: 0 the same core (an SMT sibling), 1 the same
  * package (taken as the LLC domain: the topology we read has no cache ids),
  * 2 the same NUMA node, 3 farther. */
-static int distance(const struct np_topology *t, unsigned a, unsigned b)
+int np_cpu_distance(const struct np_topology *t, unsigned a, unsigned b)
 {
 	const struct np_cpu *x = &t->cpus[a], *y = &t->cpus[b];
 
@@ -43,7 +43,7 @@ static int nearest_by_scan(const struct np_topology *topo, const struct np_dev *
 	int best = -1, best_d = 3;
 
 	for (unsigned q = 0; q < nrx; q++) {
-		int d = distance(topo, qcpu[q], cpu);
+		int d = np_cpu_distance(topo, qcpu[q], cpu);
 
 		if (t->rxq[q].rps_err || d > 2)
 			continue;

@@ -13,19 +13,11 @@ setup() {
 }
 
 teardown() {
-	kill_watchdogs
+	np_kill_watchdogs
 	np_cleanup_tmp
 }
 
 np_dev() { cat "$MODEL"; }
-
-# The --confirm watchdogs of this test's state directory, by their pids.
-kill_watchdogs() {
-	local pids
-	[ -n "${STATE_DIR:-}" ] || return 0
-	pids=$(ps -eo pid=,args= | awk -v d="$STATE_DIR" 'index($0, d) && /__revert/ { print $1 }')
-	[ -z "$pids" ] || kill $pids 2>/dev/null || true
-}
 
 fail_at() {
 	echo "allocation $1: $2 (exit $RC)" >&2
@@ -110,7 +102,7 @@ clean_cycle() {
 
 @test "set --confirm: an allocation failure leaves no change without its marker and watchdog" {
 	k=$(np_alloc_count "${NP[@]}" "$DEV" set latency --confirm 600)
-	kill_watchdogs
+	np_kill_watchdogs
 	"${NP[@]}" "$DEV" reset >/dev/null
 	for n in $(np_alloc_points "$k"); do
 		np_alloc_run "$n" "${NP[@]}" "$DEV" set latency --confirm 600
@@ -127,7 +119,7 @@ clean_cycle() {
 			;;
 		*) fail_at "$n" "unexpected exit" ;;
 		esac
-		kill_watchdogs
+		np_kill_watchdogs
 		clean_cycle "$n"
 	done
 }
@@ -136,7 +128,7 @@ clean_cycle() {
 	"${NP[@]}" "$DEV" set latency --confirm 600 >/dev/null
 	k=$(np_alloc_count "${NP[@]}" "$DEV" confirm)
 	"${NP[@]}" "$DEV" reset >/dev/null
-	kill_watchdogs
+	np_kill_watchdogs
 	for n in $(np_alloc_points "$k"); do
 		"${NP[@]}" "$DEV" set latency --confirm 600 >/dev/null
 		np_alloc_run "$n" "${NP[@]}" "$DEV" confirm
@@ -146,7 +138,7 @@ clean_cycle() {
 		*) fail_at "$n" "unexpected exit" ;;
 		esac
 		np_dev_is "$NP_TMP/target" || fail_at "$n" "confirm changed the device"
-		kill_watchdogs
+		np_kill_watchdogs
 		"${NP[@]}" "$DEV" reset >/dev/null 2>&1 || fail_at "$n" "clean reset failed"
 		np_dev_is "$NP_TMP/pristine" || fail_at "$n" "reset did not restore the device"
 	done

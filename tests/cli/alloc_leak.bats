@@ -15,9 +15,7 @@ setup() {
 	np_alloc_skip_unless_usable
 	command -v valgrind >/dev/null || skip "valgrind not installed"
 	np_tmpdir
-	np_model virtio-4q
-	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
-	NP=("$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL")
+	np_sim_dev virtio-4q
 	# the injector fails nothing in valgrind's launchers, only in netpolicy;
 	# valgrind must call the injector's malloc, not replace it
 	VG=(env NP_FAIL_ALLOC_PROG=netpolicy valgrind -q --soname-synonyms=somalloc=nouserintercepts
@@ -27,18 +25,11 @@ setup() {
 }
 
 teardown() {
-	kill_watchdogs
+	np_kill_watchdogs
 	np_cleanup_tmp
 }
 
 np_dev() { cat "$MODEL"; }
-
-kill_watchdogs() {
-	local pids
-	[ -n "${STATE_DIR:-}" ] || return 0
-	pids=$(ps -eo pid=,args= | awk -v d="$STATE_DIR" 'index($0, d) && /__revert/ { print $1 }')
-	[ -z "$pids" ] || kill $pids 2>/dev/null || true
-}
 
 # Run the words after $1 with allocation $1 failing under valgrind.
 leak_run() {
@@ -63,11 +54,11 @@ leak_run() {
 
 @test "set --confirm: no allocation failure leaks" {
 	k=$(np_alloc_count "${NP[@]}" "$DEV" set latency --confirm 600)
-	kill_watchdogs
+	np_kill_watchdogs
 	"${NP[@]}" "$DEV" reset >/dev/null
 	for n in $(np_alloc_points "$k"); do
 		leak_run "$n" "$DEV" set latency --confirm 600
-		kill_watchdogs
+		np_kill_watchdogs
 		"${NP[@]}" "$DEV" reset >/dev/null
 	done
 }

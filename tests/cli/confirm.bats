@@ -10,25 +10,15 @@ load ../helpers
 
 setup() {
 	np_tmpdir
-	np_model virtio-4q
-	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+	np_sim_dev virtio-4q
 	# the model as the sim writes it back, no records
 	npsim "$DEV" set latency >/dev/null
 	npsim "$DEV" reset >/dev/null
 }
 
 teardown() {
-	kill_watchdogs
+	np_kill_watchdogs
 	np_cleanup_tmp
-}
-
-# The --confirm watchdogs of this test's state directory, by their pids
-# (one waiting out a long deadline keeps bats' output open).
-kill_watchdogs() {
-	local pids
-	[ -n "${STATE_DIR:-}" ] || return 0
-	pids=$(ps -eo pid=,args= | awk -v d="$STATE_DIR" 'index($0, d) && /__revert/ { print $1 }')
-	[ -z "$pids" ] || kill $pids 2>/dev/null || true
 }
 
 # Wait (up to 20 s) until the watchdog reverted: the marker is gone.

@@ -6,7 +6,7 @@
 
 load ../helpers
 
-setup() { np_tmpdir; np_model ice-mixed; DEV=$(jq -r '.devices[0].ifname' "$MODEL"); }
+setup() { np_tmpdir; np_sim_dev ice-mixed; }
 teardown() { np_cleanup_tmp; }
 
 # the CPUs a child of `exec CLASS` may run on

@@ -18,15 +18,8 @@ setup() {
 }
 
 teardown() {
-	[ -z "${STATE_DIR:-}" ] || kill_watchdogs
+	np_kill_watchdogs
 	np_cleanup_tmp
-}
-
-fail_at() {
-	echo "$1: $2" >&2
-	cat "$NP_TMP/kill.err" >&2
-	ls -la "$STATE_DIR" >&2
-	return 1
 }
 
 # How often a clean run of "$@" makes system call $1.
@@ -57,15 +50,15 @@ same() { cmp -s "$MODEL" "$1"; }
 			killed_at "$sc" "$n" "${NP[@]}" "$DEV" set latency
 			# half-way only with the journal that lets the next command roll back
 			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
-				[ -e "$STATE_DIR/$DEV.journal" ] || fail_at "$at" "device mixed, no journal"
+				[ -e "$STATE_DIR/$DEV.journal" ] || np_kill_fail "$at" "device mixed, no journal"
 			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" ||
-				fail_at "$at" "the next set failed"
-			same "$NP_TMP/target" || fail_at "$at" "the next set did not reach the target"
-			! ls -A "$STATE_DIR" | grep -q '\.tmp$' || fail_at "$at" "temp file left"
-			"${NP[@]}" "$DEV" check >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "check fails"
-			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "reset failed"
-			same "$NP_TMP/pristine" || fail_at "$at" "reset did not restore the device exactly"
-			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || fail_at "$at" "records left after reset"
+				np_kill_fail "$at" "the next set failed"
+			same "$NP_TMP/target" || np_kill_fail "$at" "the next set did not reach the target"
+			! ls -A "$STATE_DIR" | grep -q '\.tmp$' || np_kill_fail "$at" "temp file left"
+			"${NP[@]}" "$DEV" check >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "check fails"
+			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "reset failed"
+			same "$NP_TMP/pristine" || np_kill_fail "$at" "reset did not restore the device exactly"
+			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || np_kill_fail "$at" "records left after reset"
 		done
 	done
 }
@@ -80,12 +73,12 @@ same() { cmp -s "$MODEL" "$1"; }
 			killed_at "$sc" "$n" "${NP[@]}" "$DEV" reset
 			# half-way only with the journal that lets the next command roll back
 			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
-				[ -e "$STATE_DIR/$DEV.journal" ] || fail_at "$at" "device mixed, no journal"
-			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "the next reset failed"
-			same "$NP_TMP/pristine" || fail_at "$at" "the next reset did not restore the device"
-			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || fail_at "$at" "records left after reset"
-			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "set failed"
-			same "$NP_TMP/target" || fail_at "$at" "set did not reach the target"
+				[ -e "$STATE_DIR/$DEV.journal" ] || np_kill_fail "$at" "device mixed, no journal"
+			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "the next reset failed"
+			same "$NP_TMP/pristine" || np_kill_fail "$at" "the next reset did not restore the device"
+			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || np_kill_fail "$at" "records left after reset"
+			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "set failed"
+			same "$NP_TMP/target" || np_kill_fail "$at" "set did not reach the target"
 		done
 	done
 }
@@ -106,39 +99,32 @@ own_killed_at() {
 		"$@" >/dev/null 2>"$NP_TMP/kill.err" || true
 }
 
-# The --confirm watchdogs of this test's state directory, by their pids.
-kill_watchdogs() {
-	local pids
-	pids=$(ps -eo pid=,args= | awk -v d="$STATE_DIR" 'index($0, d) && /__revert/ { print $1 }')
-	[ -z "$pids" ] || kill $pids 2>/dev/null || true
-}
-
 @test "set --confirm: SIGKILL at every bookkeeping step, then the next commands leave no stale marker" {
 	for sc in renameat unlinkat fdatasync; do
 		k=$(count_own_calls "$sc" "${NP[@]}" "$DEV" set latency --confirm 600)
-		kill_watchdogs
+		np_kill_watchdogs
 		"${NP[@]}" "$DEV" reset >/dev/null
 		[ "$k" -ge 1 ]
 		for ((n = 1; n <= k; n++)); do
 			at="set --confirm, $sc #$n"
 			own_killed_at "$sc" "$n" "${NP[@]}" "$DEV" set latency --confirm 600
-			kill_watchdogs
+			np_kill_watchdogs
 			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
-				[ -e "$STATE_DIR/$DEV.journal" ] || fail_at "$at" "device mixed, no journal"
+				[ -e "$STATE_DIR/$DEV.journal" ] || np_kill_fail "$at" "device mixed, no journal"
 			# a marker only for a change that is there to confirm
 			if [ -e "$STATE_DIR/$DEV.tentative" ] && [ ! -e "$STATE_DIR/$DEV.journal" ]; then
-				same "$NP_TMP/target" || fail_at "$at" "a marker for a change that is not there"
+				same "$NP_TMP/target" || np_kill_fail "$at" "a marker for a change that is not there"
 			fi
 			# a plain set keeps its change: it ends whatever confirm is pending
-			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "the next set failed"
-			same "$NP_TMP/target" || fail_at "$at" "the next set did not reach the target"
-			[ ! -e "$STATE_DIR/$DEV.tentative" ] || fail_at "$at" "a stale tentative marker survived set"
-			! ls -A "$STATE_DIR" | grep -q '\.tmp$' || fail_at "$at" "temp file left"
+			"${NP[@]}" "$DEV" set latency >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "the next set failed"
+			same "$NP_TMP/target" || np_kill_fail "$at" "the next set did not reach the target"
+			[ ! -e "$STATE_DIR/$DEV.tentative" ] || np_kill_fail "$at" "a stale tentative marker survived set"
+			! ls -A "$STATE_DIR" | grep -q '\.tmp$' || np_kill_fail "$at" "temp file left"
 			run "${NP[@]}" "$DEV" confirm
-			[ "$status" -ne 0 ] || fail_at "$at" "confirm found a change to confirm after a plain set"
-			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "reset failed"
-			same "$NP_TMP/pristine" || fail_at "$at" "reset did not restore the device exactly"
-			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || fail_at "$at" "records left after reset"
+			[ "$status" -ne 0 ] || np_kill_fail "$at" "confirm found a change to confirm after a plain set"
+			"${NP[@]}" "$DEV" reset >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "reset failed"
+			same "$NP_TMP/pristine" || np_kill_fail "$at" "reset did not restore the device exactly"
+			[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || np_kill_fail "$at" "records left after reset"
 		done
 	done
 }

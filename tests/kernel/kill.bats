@@ -12,38 +12,14 @@
 
 load ../helpers
 
-# LeakSanitizer cannot run under ptrace; the rest of ASan and UBSan can
-NO_LSAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-
 setup() {
 	command -v strace >/dev/null || skip "strace not installed"
-	np_tmpdir
-	np_netns_veth 8
-	PRISTINE=$(veth_snapshot)
-	npns v0 set throughput >/dev/null
-	TARGET=$(veth_snapshot)
-	npns v0 reset >/dev/null
-	[ "$TARGET" != "$PRISTINE" ]
+	np_veth_pristine_target 8 throughput
 }
 
 teardown() {
-	kill_watchdogs
-	np_netns_cleanup
-	np_cleanup_tmp
-}
-
-kill_watchdogs() {
-	local pids
-	[ -n "${STATE_DIR:-}" ] || return 0
-	pids=$(ps -eo pid=,args= | awk -v d="$STATE_DIR" 'index($0, d) && /__revert/ { print $1 }')
-	[ -z "$pids" ] || kill $pids 2>/dev/null || true
-}
-
-fail_at() {
-	echo "$1: $2" >&2
-	cat "$NP_TMP/kill.err" >&2
-	ls -la "$STATE_DIR" >&2
-	return 1
+	np_kill_watchdogs
+	np_veth_teardown
 }
 
 # How often a clean run of netpolicy "$@" (in the namespace) makes system
@@ -51,7 +27,7 @@ fail_at() {
 count_calls() {
 	local sc=$1
 	shift
-	ip netns exec "$NS" env "$NO_LSAN" strace -qq -o "$NP_TMP/trace" -e trace="$sc" \
+	ip netns exec "$NS" env "$NP_NO_LSAN" strace -qq -o "$NP_TMP/trace" -e trace="$sc" \
 		"$NETPOLICY" --state-dir "$STATE_DIR" "$@" >/dev/null 2>&1
 	grep -c "^$sc(" "$NP_TMP/trace" || true
 }
@@ -60,7 +36,7 @@ killed_at() {
 	local sc=$1 n=$2
 	shift 2
 	# in a subshell whose stderr takes the shell's "Killed"
-	(ip netns exec "$NS" env "$NO_LSAN" strace -qq -o /dev/null -e trace="$sc" \
+	(ip netns exec "$NS" env "$NP_NO_LSAN" strace -qq -o /dev/null -e trace="$sc" \
 		-e inject="$sc":signal=KILL:when="$n" \
 		"$NETPOLICY" --state-dir "$STATE_DIR" "$@" >/dev/null 2>"$NP_TMP/kill.err") 2>/dev/null || true
 }
@@ -71,16 +47,16 @@ now_is() { [ "$(veth_snapshot)" = "$1" ]; }
 # commands repair everything.
 after_kill() {
 	local at=$1
-	now_is "$PRISTINE" || now_is "$TARGET" ||
-		[ -e "$STATE_DIR/v0.journal" ] || fail_at "$at" "device mixed, no journal"
-	npns v0 set throughput >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "the next set failed"
-	now_is "$TARGET" || fail_at "$at" "the next set did not reach the target"
-	[ ! -e "$STATE_DIR/v0.tentative" ] || fail_at "$at" "a stale tentative marker survived set"
-	! ls -A "$STATE_DIR" | grep -q '\.tmp$' || fail_at "$at" "temp file left"
-	npns v0 check >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "check fails"
-	npns v0 reset >/dev/null 2>"$NP_TMP/kill.err" || fail_at "$at" "reset failed"
-	now_is "$PRISTINE" || fail_at "$at" "reset did not restore the device exactly"
-	[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || fail_at "$at" "records left after reset"
+	now_is "$BEFORE" || now_is "$TARGET" ||
+		[ -e "$STATE_DIR/v0.journal" ] || np_kill_fail "$at" "device mixed, no journal"
+	npns v0 set throughput >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "the next set failed"
+	now_is "$TARGET" || np_kill_fail "$at" "the next set did not reach the target"
+	[ ! -e "$STATE_DIR/v0.tentative" ] || np_kill_fail "$at" "a stale tentative marker survived set"
+	! ls -A "$STATE_DIR" | grep -q '\.tmp$' || np_kill_fail "$at" "temp file left"
+	npns v0 check >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "check fails"
+	npns v0 reset >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "reset failed"
+	now_is "$BEFORE" || np_kill_fail "$at" "reset did not restore the device exactly"
+	[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ] || np_kill_fail "$at" "records left after reset"
 }
 
 sweep() {	# sweep PREPARE "SYSCALLS" WORDS...: kill "WORDS" at each call
@@ -89,14 +65,14 @@ sweep() {	# sweep PREPARE "SYSCALLS" WORDS...: kill "WORDS" at each call
 	for sc in $calls; do
 		$prepare
 		k=$(count_calls "$sc" v0 "$@")
-		kill_watchdogs
+		np_kill_watchdogs
 		npns v0 reset >/dev/null
 		# every run replaces a state file and makes a journal mark durable
 		[ "$k" -ge 1 ] || { [ "$sc" != renameat ] && [ "$sc" != fdatasync ]; }
 		for ((n = 1; n <= k; n++)); do
 			$prepare
 			killed_at "$sc" "$n" v0 "$@"
-			kill_watchdogs
+			np_kill_watchdogs
 			after_kill "$* , $sc #$n of $k"
 		done
 		echo "# $*: $sc: $k kills" >&3

@@ -12,26 +12,14 @@ load ../helpers
 
 setup() {
 	command -v strace >/dev/null || skip "strace not installed"
-	np_tmpdir
-	np_netns_veth 8
-	BEFORE=$(veth_snapshot)
-	npns v0 set throughput >/dev/null
-	TARGET=$(veth_snapshot)
-	npns v0 reset >/dev/null
-	[ "$TARGET" != "$BEFORE" ]
+	np_veth_pristine_target 8 throughput
 }
 
-# LeakSanitizer cannot run under ptrace; the rest of ASan and UBSan can
-NO_LSAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-
-teardown() {
-	np_netns_cleanup
-	np_cleanup_tmp
-}
+teardown() { np_veth_teardown; }
 
 # How often a clean `set throughput` makes system call $1.
 count_calls() {
-	ip netns exec "$NS" env "$NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace="$1" \
+	ip netns exec "$NS" env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace="$1" \
 		"$NETPOLICY" --state-dir "$STATE_DIR" v0 set throughput >/dev/null 2>&1
 	npns v0 reset >/dev/null
 	grep -c "^[0-9]* *$1(" "$NP_TMP/trace" || true
@@ -50,7 +38,7 @@ sweep() {
 	for ((n = 1; n <= k; n++)); do
 		at="$sc #$n of $k"
 		RC=0
-		ip netns exec "$NS" env "$NO_LSAN" strace -f -qq -o /dev/null -e trace="$sc" \
+		ip netns exec "$NS" env "$NP_NO_LSAN" strace -f -qq -o /dev/null -e trace="$sc" \
 			-e inject="$sc":error=ENOBUFS:when="$n" \
 			"$NETPOLICY" --state-dir "$STATE_DIR" v0 set throughput >/dev/null 2>"$NP_TMP/err" || RC=$?
 		case $RC in

@@ -2,9 +2,10 @@
 /*
  * np_spread_rps (plan/plan_rps.c) finds each local CPU's nearest queue
  * through groups of queues and a heap per group.  Here a direct reading of
- * the rule, every queue asked for every CPU (what the planner did before),
- * must give the same masks: on the shapes that stress the groups (SMT,
- * several packages per node, nodes without the NIC), with queues whose
+ * the rule, every queue asked for every CPU with the planner's own
+ * np_cpu_distance (what the planner did before), must give the same masks:
+ * on the shapes that stress the groups (SMT, several packages per node,
+ * nodes without the NIC), with queues whose
  * rps_cpus is unreadable, and on a topology whose core numbers the groups
  * cannot index (the planner then asks every queue itself).
  */
@@ -15,18 +16,6 @@
 #include "np_policy.h"
 #include "shapes.h"
 #include "tap.h"
-
-/* 0 same core, 1 same package and node, 2 same node, 3 farther */
-static int distance(const struct np_topology *t, unsigned a, unsigned b)
-{
-	const struct np_cpu *x = &t->cpus[a], *y = &t->cpus[b];
-
-	if (x->core == y->core)
-		return 0;
-	if (x->package_id == y->package_id && x->node == y->node)
-		return 1;
-	return x->node == y->node ? 2 : 3;
-}
 
 /* The rule as written: nearest, then least loaded, then lowest queue. */
 static void reference(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,
@@ -45,7 +34,7 @@ static void reference(const struct np_state *st, const struct np_cpu_order *o, u
 		if ((unsigned)cpu >= topo->nr_cpus || np_cpumask_test(&irq, (unsigned)cpu))
 			continue;
 		for (unsigned q = 0; q < nrx; q++) {
-			int d = distance(topo, np_queue_cpu(o, q), (unsigned)cpu);
+			int d = np_cpu_distance(topo, np_queue_cpu(o, q), (unsigned)cpu);
 
 			if (t->rxq[q].rps_err || d > 2)
 				continue;
