@@ -13,7 +13,7 @@ mode=${1:-}
 # package would upgrade it, which is not ours to do.
 packages=(build-essential autoconf automake libtool pkg-config libmnl-dev libnl-3-dev
 	libnl-route-3-dev libjson-c-dev bats bash-completion ethtool iproute2 strace jq time util-linux
-	systemd ansible-core)
+	systemd ansible-core python3)
 lab_packages=(qemu-system-x86 kmod cpio busybox-static xz-utils)
 
 install_missing() {

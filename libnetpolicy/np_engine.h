@@ -57,6 +57,9 @@ int np_engine_begin(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
 int np_engine_apply(struct np_engine *e, struct np_state **cur, const struct np_plan *plan,
 		    unsigned flags, struct np_error *err);
 
+/* read.c: the device is no longer under its name here; says what became of
+ * it (-ENODEV, res->vanished, res->renamed_to). */
+int np_engine_gone(struct np_engine *e, enum np_phase phase, struct np_error *err);
 /* Read the device; after the first read, a device that is not the same one
  * (renamed, moved to another namespace, deleted) is -ENODEV with res->vanished
  * (and res->renamed_to) set. */
@@ -90,5 +93,7 @@ void np_engine_answers_free(struct np_engine *e);
 /* tentative.c: with the lock held, revert a tentative apply whose deadline
  * passed (0 when none did). */
 int np_tentative_expire(struct np_engine *e, struct np_error *err);
+/* With the lock held: return to the marker's state and policy record. */
+int np_tentative_revert(struct np_engine *e, const struct np_tentative *t, struct np_error *err);
 
 #endif

@@ -190,7 +190,9 @@ int np_plan_without(const struct np_plan *plan, const struct np_state *now, cons
  * what a plan replaces, and what one without the mixed policy removes. */
 void np_steer_drop_owned(struct np_steer *s, const struct np_owned *o);
 
-/* Format helpers shared by the knobs. */
+/* Format helpers shared by the knobs (fmt.c). */
+/* snprintf(dst, len, "%s", src) without stdio's setup cost */
+void np_fmt_copy(char *dst, size_t len, const char *src);
 void np_fmt_u32(char *buf, size_t len, uint32_t v);
 /* pre, v in decimal, post (what snprintf "%s%u%s" gives, truncated to len),
  * for the names of a plan's thousands of changes */

@@ -98,8 +98,14 @@ int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_op
 void np_plan_coalesce(const struct np_policy *p, const struct np_state *st,
 		      struct np_plan *plan);
 
+/* The CPU serving queue q (the planner, steering, RPS and NAPI threads);
+ * inline so that those files need not import the planner that calls them. */
+static inline unsigned np_queue_cpu(const struct np_cpu_order *o, unsigned q)
+{
+	return o->order[q % o->n];
+}
+
 /* planner.c, shared with plan_steer.c and plan_machine.c */
-unsigned np_queue_cpu(const struct np_cpu_order *o, unsigned q);
 const char *np_unsupported(int e);
 /* steering: XPS, RPS, RFS and accelerated RFS (plan_steer.c) */
 int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,

@@ -58,8 +58,10 @@ struct cli {
 	bool out_failed;	/* a document could not be built (memory ran out): not printed */
 };
 
-/* The first SIGINT, SIGTERM or SIGHUP received while applying (0 = none). */
+/* signals.c: the first SIGINT, SIGTERM or SIGHUP received while applying
+ * (0 = none); cli_catch_signals() makes the library stop and roll back at it. */
 int cli_signal_received(void);
+void cli_catch_signals(struct np_ctx *ctx);
 
 /* The library's error, result and record objects, freed when the variable
  * goes out of scope.  An error object that could not be made is NULL, which

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,119 +129,6 @@ static void usage(FILE *out)
 	      "See netpolicy(8).\n", out);
 }
 
-int cli_usage_error(const char *fmt, ...)
-{
-	char raw[512], msg[1024];
-	va_list ap;
-
-	/* the words quoted come from the command line: escape them */
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	va_end(ap);
-	np_escape(raw, msg, sizeof(msg));
-	fprintf(stderr, "netpolicy: %s (see 'netpolicy --help')\n", msg);
-	return NP_EXIT_USAGE;
-}
-
-int cli_out_of_memory(void)
-{
-	fprintf(stderr, "netpolicy: out of memory\n");
-	return NP_EXIT_ERROR;
-}
-
-int cli_fail(const struct cli *c, const struct np_error *err)
-{
-	char buf[600];
-
-	if (err)
-		np_error_format(err, buf, sizeof(buf));
-	else
-		snprintf(buf, sizeof(buf), "out of memory");
-	if (c->device) {
-		char dev[80];
-
-		np_escape(c->device, dev, sizeof(dev));
-		fprintf(stderr, "netpolicy: %s: %s\n", dev, buf);
-	} else {
-		fprintf(stderr, "netpolicy: %s\n", buf);
-	}
-	/* running out of memory is no usage error, whatever was being read */
-	if (np_error_code(err) == -ENOMEM)
-		return NP_EXIT_ERROR;
-	switch (np_error_phase(err)) {
-	case NP_PHASE_INPUT:
-		return NP_EXIT_USAGE;
-	case NP_PHASE_LOCK:
-		return NP_EXIT_BUSY;
-	default:
-		return NP_EXIT_ERROR;
-	}
-}
-
-/* Every document starts with the version of its contract, netpolicy-json(7):
- * a script checks it before reading anything else. */
-void cli_jadd(struct cli *c, struct json_object *o, const char *key, struct json_object *v)
-{
-	if (!o || !v || json_object_object_add(o, key, v) < 0) {
-		json_object_put(v);
-		c->out_failed = true;
-	}
-}
-
-void cli_jnull(struct cli *c, struct json_object *o, const char *key)
-{
-	if (!o || json_object_object_add(o, key, NULL) < 0)
-		c->out_failed = true;
-}
-
-void cli_jpush(struct cli *c, struct json_object *arr, struct json_object *v)
-{
-	if (!arr || !v || json_object_array_add(arr, v) < 0) {
-		json_object_put(v);
-		c->out_failed = true;
-	}
-}
-
-void cli_print_json(struct cli *c, struct json_object *obj)
-{
-	struct json_object *doc = NULL;
-	const char *text = NULL;
-
-	/* half a document is worse than none: a script would take it */
-	if (obj && !c->out_failed && json_object_is_type(obj, json_type_object)) {
-		doc = json_object_new_object();
-		cli_jadd(c, doc, "schema", json_object_new_int(NP_JSON_SCHEMA));
-		json_object_object_foreach(obj, key, val) {
-			if (!doc || c->out_failed)
-				break;
-			/* a member that is JSON null is NULL here too */
-			if (val)
-				cli_jadd(c, doc, key, json_object_get(val));
-			else
-				cli_jnull(c, doc, key);
-		}
-		obj = doc;
-	}
-	if (obj && !c->out_failed)
-		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_SPACED |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
-	/* json-c can return a damaged text when memory runs out (a failed
-	 * append to its buffer is ignored): print only what reads back */
-	if (text) {
-		struct json_object *back = json_tokener_parse(text);
-
-		if (!back || !json_object_equal(obj, back))
-			text = NULL;
-		json_object_put(back);
-	}
-	if (text)
-		puts(text);
-	else
-		c->out_failed = true;
-	json_object_put(doc);
-}
-
 static void log_to_stderr(void *userdata, enum np_log_level level, const char *msg)
 {
 	const struct cli *c = userdata;
@@ -273,41 +159,6 @@ static void on_step(void *userdata, unsigned step, const char *knob, const char 
 		}
 	}
 #endif
-}
-
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	/* The first one counts; later ones must not cut the rollback short. */
-	if (!got_signal)
-		got_signal = sig;
-}
-
-int cli_signal_received(void)
-{
-	return got_signal;
-}
-
-static bool cancel_requested(void *userdata)
-{
-	(void)userdata;
-	return got_signal != 0;
-}
-
-/* SIGINT (Ctrl-C), SIGTERM (systemd, kill) and SIGHUP (a terminal closed
- * under an Ansible run) while changing a device: finish the step in hand,
- * roll the run back, then exit.  SA_RESTART: the rollback's own system
- * calls must not fail with EINTR at a second signal. */
-static void catch_signals(struct np_ctx *ctx)
-{
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-	np_ctx_set_cancel(ctx, cancel_requested, NULL);
 }
 
 static const struct command *find_command(const char *name)
@@ -361,7 +212,7 @@ int main(int argc, char **argv)
 	const char *state_dir = NULL, *model = NULL, *root = NULL, *policy_dir = NULL;
 	bool given[CLI_ARRAY_SIZE(options)] = {};
 	char shortopts[2 * CLI_ARRAY_SIZE(options) + 2] = ":";
-	int out_err;
+	int out_err, sig;
 	const struct command *cmd;
 	CLI_ERROR(err);
 	struct cli c = { .wait = -1 };
@@ -496,7 +347,7 @@ int main(int argc, char **argv)
 	}
 	c.state_dir = np_ctx_state_dir(c.ctx);
 	if (cmd->applies && !c.dry_run)
-		catch_signals(c.ctx);
+		cli_catch_signals(c.ctx);
 	r = cmd->run(&c);
 	np_ctx_free(c.ctx);
 	errno = 0;
@@ -512,8 +363,9 @@ int main(int argc, char **argv)
 		if (r == NP_EXIT_OK)
 			r = c.changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
 	}
-	if (got_signal && !c.quiet)
+	sig = cli_signal_received();
+	if (sig && !c.quiet)
 		fprintf(stderr, "netpolicy: %s received: stopped after the current run\n",
-			got_signal == SIGINT ? "SIGINT" : got_signal == SIGTERM ? "SIGTERM" : "SIGHUP");
+			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
 	return r;
 }

@@ -78,30 +78,6 @@ int np_json_check_format(struct json_object *obj, const char *format, int versio
 	return 0;
 }
 
-/* Add v (consumed) under key; false (and o freed) when memory ran out.
- * A NULL v is a json_object_new_*() that failed, never a JSON null: added
- * as such it made a record without its format (found by alloc.bats). */
-bool np_doc_add(struct json_object **o, const char *key, struct json_object *v)
-{
-	if (*o && v && json_object_object_add(*o, key, v) == 0)
-		return true;
-	json_object_put(v);
-	json_object_put(*o);
-	*o = NULL;
-	return false;
-}
-
-/* Append v (consumed) to the array; false (and a freed) as np_doc_add(). */
-bool np_doc_push(struct json_object **a, struct json_object *v)
-{
-	if (*a && v && json_object_array_add(*a, v) == 0)
-		return true;
-	json_object_put(v);
-	json_object_put(*a);
-	*a = NULL;
-	return false;
-}
-
 /* A JSON null under key (no record to return to); false (o freed) as np_doc_add(). */
 static bool add_null(struct json_object **o, const char *key)
 {

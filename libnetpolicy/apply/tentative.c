@@ -9,6 +9,10 @@
  * rest; a plain `set` keeps its own change and so ends it.  The marker
  * keeps the policy and sysctl records as they were before the first
  * pending --confirm, and the revert puts both back.
+ *
+ * This file is the mechanism every command runs under the lock before its
+ * own work (np_engine_begin: crash recovery, then an expired marker's
+ * revert); confirm.c is the API that ends a pending change.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +22,7 @@
 #include "np_engine.h"
 
 /* With the lock held: return to the marker's state and policy record. */
-static int revert_locked(struct np_engine *e, const struct np_tentative *t, struct np_error *err)
+int np_tentative_revert(struct np_engine *e, const struct np_tentative *t, struct np_error *err)
 {
 	struct np_commit c = { .tentative = NP_REC_REMOVE };
 	struct np_state *cur = NULL;
@@ -64,7 +68,7 @@ int np_tentative_expire(struct np_engine *e, struct np_error *err)
 	if ((long long)time(NULL) >= t.deadline) {
 		np_log(e->ctx, NP_LOG_WARNING, "%s: a 'set --confirm' was not confirmed in time; "
 		       "reverting it first", e->ifname);
-		r = revert_locked(e, &t, err);
+		r = np_tentative_revert(e, &t, err);
 		e->res->recovered = r >= 0;
 		/* what follows starts from here: its own counts and steps */
 		e->res->n_writes = 0;
@@ -75,79 +79,17 @@ int np_tentative_expire(struct np_engine *e, struct np_error *err)
 	return r;
 }
 
-int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
-	       struct np_error *err)
+/* What every command does first: take the lock, finish or roll back an
+ * interrupted run, and (for commands that change the device) revert a
+ * --confirm whose deadline passed. */
+int np_engine_begin(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
+		    struct np_apply_result *res, bool expire, struct np_error *err)
 {
-	struct np_tentative t;
-	struct np_engine e;
-	int r;
+	int r = np_engine_start(e, ctx, ifname, res, err);
 
-	r = np_engine_begin(&e, ctx, ifname, res, false, err);
 	if (r >= 0)
-		r = np_store_tentative_load(&e.store, &t, err);
-	if (r == -ENOENT)
-		r = np_err(err, -ENOENT, NP_PHASE_INPUT, NULL, "no tentative change to confirm");
-	if (r < 0)
-		goto out;
-	if ((long long)time(NULL) >= t.deadline) {
-		/* Too late: the promise was to revert, whoever comes first. */
-		r = revert_locked(&e, &t, err);
-		if (r >= 0)
-			r = np_err(err, -ETIME, NP_PHASE_APPLY, NULL, "too late: the deadline passed; "
-				   "the change was rolled back");
-		e.res->rolled_back = e.res->rolled_back || e.res->changed;
-		e.res->changed = false;
-	} else {
-		r = np_store_remove(&e.store, NP_FILE_TENTATIVE, err);
-	}
-	np_tentative_release(&t);
-out:
-	np_engine_stop(&e);
+		r = np_engine_recover(e, err);
+	if (r >= 0 && expire)
+		r = np_tentative_expire(e, err);
 	return r;
-}
-
-int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
-			struct np_apply_result *res, struct np_error *err)
-{
-	struct np_tentative t;
-	struct np_engine e;
-	int r;
-
-	r = np_engine_begin(&e, ctx, ifname, res, false, err);
-	if (r >= 0) {
-		r = np_store_tentative_load(&e.store, &t, err);
-		if (r == -ENOENT) {
-			r = 0;		/* confirmed, reset or superseded: nothing to do */
-		} else if (r >= 0) {
-			if (t.token == token)
-				r = revert_locked(&e, &t, err);
-			np_tentative_release(&t);
-		}
-	}
-	np_engine_stop(&e);
-	return r;
-}
-
-static int load_pending(struct np_store *s, void *ud, struct np_error *err)
-{
-	struct np_pending *ret = ud;
-	struct np_tentative t;
-	int r;
-
-	ret->journal = np_store_has(s, NP_FILE_JOURNAL);
-	r = np_store_tentative_load(s, &t, err);
-	if (r < 0)
-		return r;
-	ret->tentative = true;
-	ret->deadline = t.deadline;
-	ret->token = t.token;
-	np_tentative_release(&t);
-	return 0;
-}
-
-int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
-		     struct np_error *err)
-{
-	memset(ret, 0, sizeof(*ret));
-	return np_store_peek(ctx, ifname, load_pending, ret, err);
 }

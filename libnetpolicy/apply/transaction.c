@@ -256,18 +256,6 @@ out:
 	return r;
 }
 
-int np_engine_begin(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
-		    struct np_apply_result *res, bool expire, struct np_error *err)
-{
-	int r = np_engine_start(e, ctx, ifname, res, err);
-
-	if (r >= 0)
-		r = np_engine_recover(e, err);
-	if (r >= 0 && expire)
-		r = np_tentative_expire(e, err);
-	return r;
-}
-
 int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 	     struct np_apply_result *res, struct np_error *err)
 {

@@ -44,11 +44,3 @@ int np_list_devices(struct np_ctx *ctx, char ***ret, size_t *ret_n, struct np_er
 	return be->ops->list_devices(be, ret, ret_n, err);
 }
 
-void np_list_free(char **list, size_t n)
-{
-	if (!list)
-		return;
-	for (size_t i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
-}

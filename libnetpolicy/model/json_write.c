@@ -11,7 +11,6 @@
 
 #include "json_util.h"
 
-#define MASKBUF 8192	/* the longest cpulist of NP_CPUS_MAX CPUs ("0,2,4,...") */
 
 /* Memory can run out anywhere in a tree of a few thousand nodes: remember
  * it once instead of checking every call. */
@@ -97,15 +96,6 @@ static void put_mask(struct jw *w, struct json_object *o, const char *key,
 		     const struct np_cpumask *m)
 {
 	put(w, o, key, np_cpumask_to_json_str(m));
-}
-
-struct json_object *np_cpumask_to_json_str(const struct np_cpumask *m)
-{
-	char buf[MASKBUF];
-
-	if (np_cpumask_format_list(m, buf, sizeof(buf)) < 0)
-		return NULL;
-	return json_object_new_string(buf);
 }
 
 /* {"supported":true, ...} or {"supported":false,"error":"...","errno":95} */

@@ -4,7 +4,8 @@
  * --default, --weight and netpolicy.conf's keys) into the parsed form the
  * planner takes, and from a plan's classes into the policy record, which
  * says what netpolicy made: the only rules and contexts a later plan, a
- * reset or a switch to another policy may remove (np_owned).
+ * reset or a switch to another policy may remove (np_owned); and the
+ * class weights (--weight and their defaults).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -154,4 +155,41 @@ void np_steer_drop_owned(struct np_steer *s, const struct np_owned *o)
 			s->ctx[n++] = s->ctx[i];
 	}
 	s->n_ctx = n;
+}
+
+static const unsigned default_weight[NP_CLASS__COUNT] = {
+	[NP_CLASS_LATENCY] = NP_MIXED_WEIGHT_LATENCY,
+	[NP_CLASS_THROUGHPUT] = NP_MIXED_WEIGHT_THROUGHPUT,
+	[NP_CLASS_CPU] = NP_MIXED_WEIGHT_CPU,
+};
+
+unsigned np_mixed_weight(const struct np_mixed_opts *opts, enum np_class cls)
+{
+	return opts->weight[cls] ? opts->weight[cls] : default_weight[cls];
+}
+
+int np_mixed_weight_parse(const char *text, struct np_mixed_opts *opts, struct np_error *err)
+{
+	const char *eq = strchr(text, '=');
+	char name[16], *end;
+	enum np_class cls;
+	unsigned long w;
+	int r;
+
+	if (!eq || (size_t)(eq - text) >= sizeof(name))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "weight '%s': expected CLASS=N (latency=1)", text);
+	memcpy(name, text, (size_t)(eq - text));
+	name[eq - text] = '\0';
+	r = np_class_from_name(name, &cls, err);
+	if (r < 0)
+		return r;
+	errno = 0;
+	w = strtoul(eq + 1, &end, 10);
+	if (errno || end == eq + 1 || *end || w < 1 || w > NP_MIXED_WEIGHT_MAX)
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "weight '%s': expected a number from 1 to %d", text,
+			      NP_MIXED_WEIGHT_MAX);
+	opts->weight[cls] = (unsigned)w;
+	return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Plans: construction, the differ that turns two states into ordered steps,
- * and their JSON form. */
+/* Plans: construction and their JSON form (diff.c turns two states into
+ * ordered steps through the knob table; fmt.c has the number and CPU list
+ * formatting the knobs and values share). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,16 +70,6 @@ int np_plan_add_step(struct np_plan *plan, const struct np_knob *knob, int index
 	return 0;
 }
 
-/* snprintf(dst, len, "%s", src) without stdio's setup cost, which showed in
- * plans of thousands of changes. */
-static void copy(char *dst, size_t len, const char *src)
-{
-	size_t n = strnlen(src, len - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /* A new change in the last step, named what, its values zeroed (a
  * before of kind NP_VAL_NONE); NULL when memory ran out. */
 static struct np_change *new_change(struct np_plan *plan, const char *what)
@@ -88,7 +79,7 @@ static struct np_change *new_change(struct np_plan *plan, const char *what)
 	if (grow((void **)&plan->changes, &plan->n_changes, &plan->cap_changes, sizeof(*c)) < 0)
 		return NULL;
 	c = &plan->changes[plan->n_changes - 1];
-	copy(c->what, sizeof(c->what), what);
+	np_fmt_copy(c->what, sizeof(c->what), what);
 	plan->steps[plan->n_steps - 1].n_changes++;
 	return c;
 }
@@ -174,124 +165,6 @@ int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(n->text, sizeof(n->text), fmt, ap);
 	va_end(ap);
-	return 0;
-}
-
-/* Decimal digits of v at p; returns the end (no NUL). */
-static char *put_uint(char *p, unsigned v)
-{
-	char tmp[12];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-void np_fmt_u32(char *buf, size_t len, uint32_t v)
-{
-	if (len < 11)
-		snprintf(buf, len, "%u", v);
-	else
-		*put_uint(buf, v) = '\0';
-}
-
-void np_fmt_what(char *buf, size_t len, const char *pre, uint32_t v, const char *post)
-{
-	char num[12];
-
-	*put_uint(num, v) = '\0';
-	copy(buf, len, pre);
-	copy(buf + strlen(buf), len - strlen(buf), num);
-	copy(buf + strlen(buf), len - strlen(buf), post);
-}
-
-/* First clear bit >= from, or NP_CPUS_MAX. */
-static unsigned next_clear(const struct np_cpumask *m, unsigned from)
-{
-	unsigned i = from / 64;
-	uint64_t w;
-
-	if (from >= NP_CPUS_MAX)
-		return NP_CPUS_MAX;
-	w = ~m->w[i] & (~UINT64_C(0) << (from % 64));
-	while (!w) {
-		if (++i >= NP_CPUMASK_WORDS)
-			return NP_CPUS_MAX;
-		w = ~m->w[i];
-	}
-	return i * 64 + (unsigned)__builtin_ctzll(w);
-}
-
-/*
- * The cpulist np_cpumask_format_list() writes, but a plan's JSON formats two
- * masks per IRQ and queue: with 1024 CPUs x 256 queues, bit-by-bit runs and
- * one snprintf per run were most of the time.
- */
-int np_fmt_mask(char *buf, size_t len, const struct np_cpumask *m)
-{
-	char *p = buf, *end = buf + len;
-	int a = np_cpumask_next(m, 0);
-
-	if (!len)
-		return -ENOSPC;
-	while (a >= 0) {
-		unsigned b = next_clear(m, (unsigned)a) - 1;
-
-		/* room for ",2047-2047" and the NUL */
-		if (end - p < 10 + 1) {
-			*buf = '\0';
-			return -ENOSPC;
-		}
-		if (p > buf)
-			*p++ = ',';
-		p = put_uint(p, (unsigned)a);
-		if (b != (unsigned)a) {
-			*p++ = '-';
-			p = put_uint(p, b);
-		}
-		a = np_cpumask_next(m, b + 1);
-	}
-	*p = '\0';
-	return 0;
-}
-
-/* Room for cap elements at least, without changing n; 0 or -ENOMEM. */
-static int reserve(void **v, size_t *cap, size_t want, size_t size)
-{
-	void *nv;
-
-	if (*cap >= want)
-		return 0;
-	nv = realloc(*v, want * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = want;
-	return 0;
-}
-
-int np_plan_diff(struct np_plan *plan, const struct np_state *from)
-{
-	const struct np_dev *t = &plan->target->dev;
-	/* Most steps are one per queue file and per IRQ: room for them at
-	 * once instead of a copy of every change (two CPU masks each) at
-	 * each doubling. */
-	size_t most = 2 * ((size_t)t->n_rxq + t->n_txq) + t->n_irq + 32;
-
-	if (reserve((void **)&plan->steps, &plan->cap_steps, most, sizeof(*plan->steps)) < 0 ||
-	    reserve((void **)&plan->changes, &plan->cap_changes, most, sizeof(*plan->changes)) < 0)
-		return -ENOMEM;
-	for (size_t i = 0; np_knobs[i]; i++) {
-		int r = np_knobs[i]->diff(plan, from, plan->target);
-
-		if (r < 0)
-			return r;
-	}
 	return 0;
 }
 

@@ -34,43 +34,6 @@
 #include "np_mixed.h"
 #include "np_policy.h"
 
-static const unsigned default_weight[NP_CLASS__COUNT] = {
-	[NP_CLASS_LATENCY] = NP_MIXED_WEIGHT_LATENCY,
-	[NP_CLASS_THROUGHPUT] = NP_MIXED_WEIGHT_THROUGHPUT,
-	[NP_CLASS_CPU] = NP_MIXED_WEIGHT_CPU,
-};
-
-unsigned np_mixed_weight(const struct np_mixed_opts *opts, enum np_class cls)
-{
-	return opts->weight[cls] ? opts->weight[cls] : default_weight[cls];
-}
-
-int np_mixed_weight_parse(const char *text, struct np_mixed_opts *opts, struct np_error *err)
-{
-	const char *eq = strchr(text, '=');
-	char name[16], *end;
-	enum np_class cls;
-	unsigned long w;
-	int r;
-
-	if (!eq || (size_t)(eq - text) >= sizeof(name))
-		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
-			      "weight '%s': expected CLASS=N (latency=1)", text);
-	memcpy(name, text, (size_t)(eq - text));
-	name[eq - text] = '\0';
-	r = np_class_from_name(name, &cls, err);
-	if (r < 0)
-		return r;
-	errno = 0;
-	w = strtoul(eq + 1, &end, 10);
-	if (errno || end == eq + 1 || *end || w < 1 || w > NP_MIXED_WEIGHT_MAX)
-		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
-			      "weight '%s': expected a number from 1 to %d", text,
-			      NP_MIXED_WEIGHT_MAX);
-	opts->weight[cls] = (unsigned)w;
-	return 0;
-}
-
 bool np_rule_overlaps(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b)
 {
 	const uint32_t strip = FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS;

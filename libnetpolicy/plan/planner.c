@@ -205,12 +205,6 @@ static int plan_channels(const struct np_plan_opts *opts, const struct np_state 
 	return r;
 }
 
-/* The CPU serving queue q. */
-unsigned np_queue_cpu(const struct np_cpu_order *o, unsigned q)
-{
-	return o->order[q % o->n];
-}
-
 /* The pristine affinity of an IRQ by number, NULL when unknown. */
 static const struct np_irq *pristine_irq(const struct np_plan_base *base, const struct np_irq *irq)
 {

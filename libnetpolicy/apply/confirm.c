@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Ending a pending `set --confirm` (tentative.c has the transaction itself):
+ * `confirm` removes the marker while its deadline has not passed, the
+ * watchdog's revert returns to the marker's state when its token still
+ * names the pending change, and np_pending_state tells show and check what
+ * is pending without taking the lock.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "np_engine.h"
+
+int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
+	       struct np_error *err)
+{
+	struct np_tentative t;
+	struct np_engine e;
+	int r;
+
+	r = np_engine_begin(&e, ctx, ifname, res, false, err);
+	if (r >= 0)
+		r = np_store_tentative_load(&e.store, &t, err);
+	if (r == -ENOENT)
+		r = np_err(err, -ENOENT, NP_PHASE_INPUT, NULL, "no tentative change to confirm");
+	if (r < 0)
+		goto out;
+	if ((long long)time(NULL) >= t.deadline) {
+		/* Too late: the promise was to revert, whoever comes first. */
+		r = np_tentative_revert(&e, &t, err);
+		if (r >= 0)
+			r = np_err(err, -ETIME, NP_PHASE_APPLY, NULL, "too late: the deadline passed; "
+				   "the change was rolled back");
+		e.res->rolled_back = e.res->rolled_back || e.res->changed;
+		e.res->changed = false;
+	} else {
+		r = np_store_remove(&e.store, NP_FILE_TENTATIVE, err);
+	}
+	np_tentative_release(&t);
+out:
+	np_engine_stop(&e);
+	return r;
+}
+
+int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+			struct np_apply_result *res, struct np_error *err)
+{
+	struct np_tentative t;
+	struct np_engine e;
+	int r;
+
+	r = np_engine_begin(&e, ctx, ifname, res, false, err);
+	if (r >= 0) {
+		r = np_store_tentative_load(&e.store, &t, err);
+		if (r == -ENOENT) {
+			r = 0;		/* confirmed, reset or superseded: nothing to do */
+		} else if (r >= 0) {
+			if (t.token == token)
+				r = np_tentative_revert(&e, &t, err);
+			np_tentative_release(&t);
+		}
+	}
+	np_engine_stop(&e);
+	return r;
+}
+
+static int load_pending(struct np_store *s, void *ud, struct np_error *err)
+{
+	struct np_pending *ret = ud;
+	struct np_tentative t;
+	int r;
+
+	ret->journal = np_store_has(s, NP_FILE_JOURNAL);
+	r = np_store_tentative_load(s, &t, err);
+	if (r < 0)
+		return r;
+	ret->tentative = true;
+	ret->deadline = t.deadline;
+	ret->token = t.token;
+	np_tentative_release(&t);
+	return 0;
+}
+
+int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
+		     struct np_error *err)
+{
+	memset(ret, 0, sizeof(*ret));
+	return np_store_peek(ctx, ifname, load_pending, ret, err);
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What every command prints through: one-line errors with their exit code
+ * (netpolicy(8), EXIT STATUS), and JSON documents that carry their schema
+ * version and are printed whole or not at all.  Below the commands, which
+ * main.c's table dispatches to.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+int cli_usage_error(const char *fmt, ...)
+{
+	char raw[512], msg[1024];
+	va_list ap;
+
+	/* the words quoted come from the command line: escape them */
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	np_escape(raw, msg, sizeof(msg));
+	fprintf(stderr, "netpolicy: %s (see 'netpolicy --help')\n", msg);
+	return NP_EXIT_USAGE;
+}
+
+int cli_out_of_memory(void)
+{
+	fprintf(stderr, "netpolicy: out of memory\n");
+	return NP_EXIT_ERROR;
+}
+
+int cli_fail(const struct cli *c, const struct np_error *err)
+{
+	char buf[600];
+
+	if (err)
+		np_error_format(err, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "out of memory");
+	if (c->device) {
+		char dev[80];
+
+		np_escape(c->device, dev, sizeof(dev));
+		fprintf(stderr, "netpolicy: %s: %s\n", dev, buf);
+	} else {
+		fprintf(stderr, "netpolicy: %s\n", buf);
+	}
+	/* running out of memory is no usage error, whatever was being read */
+	if (np_error_code(err) == -ENOMEM)
+		return NP_EXIT_ERROR;
+	switch (np_error_phase(err)) {
+	case NP_PHASE_INPUT:
+		return NP_EXIT_USAGE;
+	case NP_PHASE_LOCK:
+		return NP_EXIT_BUSY;
+	default:
+		return NP_EXIT_ERROR;
+	}
+}
+
+/* Every document starts with the version of its contract, netpolicy-json(7):
+ * a script checks it before reading anything else. */
+void cli_jadd(struct cli *c, struct json_object *o, const char *key, struct json_object *v)
+{
+	if (!o || !v || json_object_object_add(o, key, v) < 0) {
+		json_object_put(v);
+		c->out_failed = true;
+	}
+}
+
+void cli_jnull(struct cli *c, struct json_object *o, const char *key)
+{
+	if (!o || json_object_object_add(o, key, NULL) < 0)
+		c->out_failed = true;
+}
+
+void cli_jpush(struct cli *c, struct json_object *arr, struct json_object *v)
+{
+	if (!arr || !v || json_object_array_add(arr, v) < 0) {
+		json_object_put(v);
+		c->out_failed = true;
+	}
+}
+
+void cli_print_json(struct cli *c, struct json_object *obj)
+{
+	struct json_object *doc = NULL;
+	const char *text = NULL;
+
+	/* half a document is worse than none: a script would take it */
+	if (obj && !c->out_failed && json_object_is_type(obj, json_type_object)) {
+		doc = json_object_new_object();
+		cli_jadd(c, doc, "schema", json_object_new_int(NP_JSON_SCHEMA));
+		json_object_object_foreach(obj, key, val) {
+			if (!doc || c->out_failed)
+				break;
+			/* a member that is JSON null is NULL here too */
+			if (val)
+				cli_jadd(c, doc, key, json_object_get(val));
+			else
+				cli_jnull(c, doc, key);
+		}
+		obj = doc;
+	}
+	if (obj && !c->out_failed)
+		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_SPACED |
+							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	/* json-c can return a damaged text when memory runs out (a failed
+	 * append to its buffer is ignored): print only what reads back */
+	if (text) {
+		struct json_object *back = json_tokener_parse(text);
+
+		if (!back || !json_object_equal(obj, back))
+			text = NULL;
+		json_object_put(back);
+	}
+	if (text)
+		puts(text);
+	else
+		c->out_failed = true;
+	json_object_put(doc);
+}
