@@ -128,6 +128,12 @@ unsigned np_mixed_weight(const struct np_mixed_opts *opts, enum np_class cls);
 int np_plan_mixed(const struct np_state *st, const struct np_mixed_opts *opts,
 		  struct np_plan *plan, struct np_mixed *ret, struct np_error *err);
 
+/* plan_queue_coal.c: the device-wide coalescing of the default class's
+ * policy and, where the device has per-queue coalescing, each class's
+ * queues their class policy's values (notes say which); -ENOMEM. */
+int np_plan_mixed_coalesce(const struct np_state *st, const struct np_mixed *m,
+			   struct np_plan *plan);
+
 /* Whether a and b can match the same packet (same flow type, every field
  * both match on equal). */
 bool np_rule_overlaps(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b);

@@ -126,7 +126,7 @@ struct np_plan {
 };
 
 extern const struct np_knob np_knob_features, np_knob_rss_early, np_knob_channels,
-	np_knob_rings, np_knob_rss, np_knob_coalesce, np_knob_napi, np_knob_irq,
+	np_knob_rings, np_knob_rss, np_knob_coalesce, np_knob_queue_coalesce, np_knob_napi, np_knob_irq,
 	np_knob_napi_config, np_knob_napi_threads, np_knob_xps,
 	np_knob_rps, np_knob_rfs, np_knob_sysctl, np_knob_ntuple_delete, np_knob_rss_ctx_delete,
 	np_knob_rss_ctx, np_knob_ntuple;

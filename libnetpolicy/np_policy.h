@@ -94,6 +94,9 @@ int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_op
 			 const struct np_state *state, const struct np_plan_base *base,
 			 struct np_plan **ret, struct np_error *err);
 
+/* plan_queue_coal.c: every queue's own coalescing (np_rxq.coal) at the
+ * device-wide target, where the device has per-queue values. */
+void np_plan_queue_coalesce(struct np_plan *plan);
 /* plan_coalesce.c: the policy's coalescing, as far as the driver takes it. */
 void np_plan_coalesce(const struct np_policy *p, const struct np_state *st,
 		      struct np_plan *plan);

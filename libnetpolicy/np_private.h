@@ -133,6 +133,10 @@ struct np_backend_ops {
 	/* napi-set of the NP_NAPI_HAS_* fields of one NAPI instance (want->id) */
 	int (*set_napi)(struct np_backend *be, const struct np_dev *dev,
 			const struct np_napi_inst *want, uint32_t fields, struct np_error *err);
+	/* ETHTOOL_PERQUEUE coalescing of one queue: the `fields` of val
+	 * (np_rxq.coal), the queue's other fields as they are */
+	int (*set_queue_coalesce)(struct np_backend *be, const struct np_dev *dev, unsigned queue,
+				  const uint32_t *val, uint32_t fields, struct np_error *err);
 	int (*set_rss_indir)(struct np_backend *be, const struct np_dev *dev, const uint32_t *indir,
 			     uint32_t n, struct np_error *err);
 	int (*write_attr)(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,

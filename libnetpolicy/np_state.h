@@ -96,6 +96,13 @@ struct np_coalesce {
 	uint32_t supported;	/* bit f set: the driver reports field f */
 	uint32_t fixed;		/* ... but cannot change it on this device (a quirk) */
 	uint32_t val[NP_COAL__COUNT];
+	/* Per-queue coalescing (ETHTOOL_PERQUEUE with ETHTOOL_G/SCOALESCE, an
+	 * ioctl only: ethtool netlink has no per-queue coalescing, see
+	 * Documentation/networking/ethtool-netlink.rst, COALESCE_GET/SET):
+	 * the fields each queue has its own value of (np_rxq.coal), read
+	 * only for drivers whose np_drivers.h entry has perqueue_coalesce.
+	 * 0: the device has none, or it was not read. */
+	uint32_t per_queue;
 };
 
 #define NP_FEATURE_NAME_LEN 32
@@ -131,6 +138,10 @@ struct np_rxq {
 	int rps_err, flow_err;
 	struct np_cpumask rps_cpus;
 	uint32_t rps_flow_cnt;
+	/* this queue's coalescing (the np_coalesce.per_queue fields; the
+	 * queue's interrupt vector serves rx and tx queue N on the drivers
+	 * that have it: ice_get_per_q_coalesce() reads q_vector of ring N) */
+	uint32_t coal[NP_COAL__COUNT];
 };
 
 struct np_txq {

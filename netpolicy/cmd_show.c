@@ -5,6 +5,45 @@
 
 #include "cli.h"
 
+/* Each class's queues' own coalescing, from the device as read
+ * (obj.queues.rx[].coalesce, where the device has per-queue coalescing):
+ * "coalesce": [{"queue": N, FIELD: VALUE...}...] in each class. */
+static bool add_queue_coal(struct cli *c, struct json_object *obj, struct json_object *cls)
+{
+	struct json_object *co, *qs, *rx, *first, *count;
+
+	if (!json_object_object_get_ex(obj, "coalesce", &co) ||
+	    !json_object_object_get_ex(co, "per_queue", NULL) ||
+	    !json_object_object_get_ex(obj, "queues", &qs) ||
+	    !json_object_object_get_ex(qs, "rx", &rx) || !cls)
+		return false;
+	json_object_object_foreach(cls, name, k) {
+		struct json_object *q, *arr = json_object_new_array();
+		int64_t f = 0, n = 0;
+
+		(void)name;
+		if (json_object_object_get_ex(k, "queues", &q) &&
+		    json_object_object_get_ex(q, "first", &first) &&
+		    json_object_object_get_ex(q, "count", &count)) {
+			f = json_object_get_int64(first);
+			n = json_object_get_int64(count);
+		}
+		for (int64_t i = f; i < f + n && i < (int64_t)json_object_array_length(rx); i++) {
+			struct json_object *e = json_object_array_get_idx(rx, (size_t)i), *v;
+			struct json_object *one = json_object_new_object();
+
+			cli_jadd(c, one, "queue", json_object_new_int64(i));
+			if (json_object_object_get_ex(e, "coalesce", &v)) {
+				json_object_object_foreach(v, field, val)
+					cli_jadd(c, one, field, json_object_get(val));
+			}
+			cli_jpush(c, arr, one);
+		}
+		cli_jadd(c, k, "coalesce", arr);
+	}
+	return true;
+}
+
 /* A mixed device's classes as its record says (netpolicy-json(7)): the
  * flows, the default class, each class's queues, CPUs, RSS context and the
  * rules netpolicy made, and where the classes' coalescing comes from. */
@@ -24,9 +63,11 @@ static void add_mixed(struct cli *c, const struct np_active *active, struct json
 	cli_jadd(c, m, "default", json_object_new_string(np_active_default_class(active)));
 	if (np_active_classes_json(active, &cls) < 0)
 		c->out_failed = true;
+	/* "queue": each class's queues have their own (plan_queue_coal.c),
+	 * "device": every class has the device's */
+	cli_jadd(c, m, "coalesce", json_object_new_string(add_queue_coal(c, obj, cls) ?
+							     "queue" : "device"));
 	cli_jadd(c, m, "classes", cls);
-	/* per-queue coalescing is not planned: every class has the device's */
-	cli_jadd(c, m, "coalesce", json_object_new_string("device"));
 	cli_jadd(c, obj, "mixed", m);
 }
 

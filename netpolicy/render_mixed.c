@@ -32,6 +32,50 @@ static const char *rule_flow(struct json_object *dev, long long loc)
 	return "gone";
 }
 
+/* One queue's coalescing: "rx-usecs 0, adaptive-rx off, ..." */
+static void queue_coal_text(struct json_object *q, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	json_object_object_foreach(q, field, v) {
+		int n;
+
+		if (!strcmp(field, "queue") || used >= len)
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "", field,
+			     json_object_is_type(v, json_type_boolean) ?
+			     (json_object_get_boolean(v) ? "on" : "off") : json_object_get_string(v));
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* The class's queues' own coalescing: one line when they agree, else one
+ * per queue. */
+static void render_queue_coal(FILE *out, struct json_object *arr)
+{
+	size_t n = json_object_array_length(arr);
+	char a[200], b[200];
+	bool same = true;
+
+	a[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		queue_coal_text(json_object_array_get_idx(arr, i), i ? b : a, sizeof(a));
+		same = same && (!i || !strcmp(a, b));
+	}
+	if (same) {
+		fprintf(out, "coalescing per queue: %s\n", a);
+		return;
+	}
+	fputs("coalescing per queue:\n", out);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *q = json_object_array_get_idx(arr, i);
+
+		queue_coal_text(q, a, sizeof(a));
+		fprintf(out, "  %-15s  rx-%lld: %s\n", "", num(q, "queue"), a);
+	}
+}
+
 void render_mixed(FILE *out, struct json_object *dev)
 {
 	struct json_object *m = get(dev, "mixed"), *flows = get(m, "flows");
@@ -57,7 +101,11 @@ void render_mixed(FILE *out, struct json_object *dev)
 		else
 			fputs(strcmp(name, json_object_get_string(get(m, "default"))) ?
 			      "no rss context, " : "main rss table, ", out);
-		fprintf(out, "coalescing %s-wide\n", json_object_get_string(get(m, "coalesce")));
+		if (get(k, "coalesce"))
+			render_queue_coal(out, get(k, "coalesce"));
+		else
+			fprintf(out, "coalescing %s-wide\n",
+				json_object_get_string(get(m, "coalesce")));
 		for (size_t i = 0; rules && i < json_object_array_length(rules); i++) {
 			long long loc = json_object_get_int64(json_object_array_get_idx(rules, i));
 

@@ -33,6 +33,7 @@ op_of() {
 	channels) echo set_channels ;;
 	rings) echo set_rings ;;
 	coalesce) echo set_coalesce ;;
+	queue-coalesce) echo set_queue_coalesce ;;
 	features) echo set_feature ;;
 	rss) echo set_rss_indir ;;
 	ntuple) echo rule_insert ;;

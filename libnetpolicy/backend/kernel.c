@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_drivers.h"
+#include "ethnl/ethnl.h"
 #include "np_kernel.h"
 
 /* One socket of each kind for the context's life, and the machine's
@@ -103,6 +105,29 @@ static int topology(struct kernel_backend *k, struct np_topology *ret, struct np
 	return 0;
 }
 
+/*
+ * Per-queue coalescing, read only where the driver table says the driver
+ * has it (np_drivers.h perqueue_coalesce: ice_get_per_q_coalesce(),
+ * i40e_get_per_queue_coalesce()): the kernel answers EOPNOTSUPP for the
+ * others, and the read costs a driver call per queue.  The fields are the
+ * device-wide ones the driver reports: the kernel checks a per-queue set
+ * against the same supported_coalesce_params (ethtool_set_per_queue_coalesce()
+ * -> ethtool_set_coalesce_supported(), net/ethtool/ioctl.c).  A failed
+ * read leaves the device without per-queue values: nothing is planned.
+ */
+static void queue_coal_read(struct np_dev *dev)
+{
+	const struct np_driver *drv = np_driver_lookup(dev->driver);
+
+	dev->coalesce.per_queue = 0;
+	if (!drv || !drv->perqueue_coalesce || dev->coalesce.err || !dev->n_rxq)
+		return;
+	dev->coalesce.per_queue = dev->coalesce.supported & ~dev->coalesce.fixed &
+				  ((1u << NP_COAL_IOCTL_FIELDS) - 1);
+	if (dev->coalesce.per_queue && np_queue_coal_read(dev->ifname, dev) < 0)
+		dev->coalesce.per_queue = 0;
+}
+
 static int kernel_discover(struct np_backend *be, const char *ifname, struct np_state *st,
 			   struct np_error *err)
 {
@@ -130,7 +155,11 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 			      strerror(-r));
 	if (np_kernel_steer_read(kb(be)->nl, dev) < 0)
 		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
-	return np_kernel_read_files(rootfd, st, err);
+	r = np_kernel_read_files(rootfd, st, err);
+	if (r < 0)
+		return r;
+	queue_coal_read(dev);
+	return 0;
 }
 
 /* A vanished device answers ENODEV to ethtool; a device that is gone
@@ -143,8 +172,13 @@ static int kernel_refresh(struct np_backend *be, struct np_state *st, unsigned p
 	int r;
 
 	r = np_ethnl_reread(nl_op(be), &st->dev, parts, err);
-	if (r < 0 || !(parts & NP_READ_QUEUES))
+	if (r < 0)
 		return r;
+	if (!(parts & NP_READ_QUEUES)) {
+		if (parts & NP_READ_COALESCE)
+			queue_coal_read(&st->dev);
+		return 0;
+	}
 	/* new queues, new NAPI instances (ids, IRQs, kthreads) */
 	r = np_netdev_read(kb(be)->nl, &st->dev);
 	if (r < 0)
@@ -156,7 +190,10 @@ static int kernel_refresh(struct np_backend *be, struct np_state *st, unsigned p
 	r = np_irq_read(rootfd, &st->dev, err);
 	if (r < 0)
 		return r;
-	return np_napi_threads_read(rootfd, &st->dev, err);
+	r = np_napi_threads_read(rootfd, &st->dev, err);
+	if (r >= 0)
+		queue_coal_read(&st->dev);
+	return r;
 }
 
 static int kernel_list(struct np_backend *be, char ***ret, size_t *ret_n, struct np_error *err)
@@ -252,6 +289,19 @@ static void kernel_free(struct np_backend *be)
 	free(be);
 }
 
+static int kernel_set_queue_coalesce(struct np_backend *be, const struct np_dev *dev,
+				     unsigned queue, const uint32_t *val, uint32_t fields,
+				     struct np_error *err)
+{
+	int r = np_queue_coal_set(dev->ifname, queue, val, fields);
+
+	(void)be;
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_APPLY, "queue-coalesce", "rx-%u: %s", queue,
+			      strerror(-r));
+	return 0;
+}
+
 static const struct np_backend_ops kernel_ops = {
 	.name = "kernel",
 	.discover = kernel_discover,
@@ -260,6 +310,7 @@ static const struct np_backend_ops kernel_ops = {
 	.set_channels = kernel_set_channels,
 	.set_rings = kernel_set_rings,
 	.set_coalesce = kernel_set_coalesce,
+	.set_queue_coalesce = kernel_set_queue_coalesce,
 	.set_feature = kernel_set_feature,
 	.set_rss_indir = kernel_set_rss_indir,
 	.set_napi = kernel_set_napi,

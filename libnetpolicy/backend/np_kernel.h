@@ -98,6 +98,15 @@ bool np_irq_match(const char *driver, const char *ifname, const char *bus_info,
 /* steer.c: rules and the contexts they use, read into dev->steer (only
  * -ENOMEM fails: a driver without them has steer.err / ctx_err set); the
  * backend's rule and context operations. */
+/* ethnl/queue_coal.c: per-queue coalescing through ETHTOOL_PERQUEUE (no
+ * netlink op has it).  read: every queue's dev->coalesce.per_queue fields
+ * into dev->rxq[].coal; set: one queue's `fields` of val, the rest as the
+ * driver has them; parse: a GCOALESCE reply of n queues' room. */
+int np_queue_coal_read(const char *ifname, struct np_dev *dev);
+int np_queue_coal_set(const char *ifname, unsigned queue, const uint32_t *val, uint32_t fields);
+int np_queue_coal_parse(const void *buf, size_t len, unsigned n, uint32_t fields,
+			struct np_rxq *rxq);
+
 int np_kernel_steer_read(struct np_ethnl *nl, struct np_dev *dev);
 int np_kernel_rule_insert(struct np_ethnl *nl, const struct np_dev *dev, const struct np_rule *rule,
 			  uint32_t *ret_loc, struct np_error *err);

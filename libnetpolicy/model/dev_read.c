@@ -52,10 +52,64 @@ static int read_settable(struct json_object *k, const char *p, bool *fixed, stru
 	return 1;
 }
 
+/* {"rx-usecs": N, "adaptive-rx": BOOL, ...} into val; *mask gets the
+ * fields read.  allowed: the fields it may name (all: UINT32_MAX). */
+static int read_coal_fields(struct json_object *f, const char *fp, uint32_t allowed, uint32_t *val,
+			    uint32_t *mask, struct np_error *err)
+{
+	struct json_object_iterator it = json_object_iter_begin(f), end = json_object_iter_end(f);
+
+	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		const char *name = json_object_iter_peek_name(&it);
+		struct json_object *v = json_object_iter_peek_value(&it);
+		int i = np_coal_field_lookup(name);
+		int64_t x;
+		int r;
+
+		if (i < 0)
+			return np_j_bad(err, fp, name, "unknown coalescing parameter");
+		if (!(allowed & (1u << i)))
+			return np_j_bad(err, fp, name, "not a per-queue field of the device");
+		if (np_coal_is_bool(i)) {
+			if (!json_object_is_type(v, json_type_boolean))
+				return np_j_bad(err, fp, name, "expected true or false");
+			val[i] = json_object_get_boolean(v);
+		} else {
+			r = np_j_int_value(v, fp, name, 0, UINT32_MAX, &x, err);
+			if (r < 0)
+				return r;
+			val[i] = (uint32_t)x;
+		}
+		*mask |= 1u << i;
+	}
+	return 0;
+}
+
+/* An array of names of fields in `supported` into *ret. */
+static int read_coal_names(struct json_object *k, const char *p, const char *key,
+			   uint32_t supported, uint32_t *ret, struct np_error *err)
+{
+	struct json_object *f;
+
+	if (!json_object_object_get_ex(k, key, &f))
+		return 0;
+	if (!json_object_is_type(f, json_type_array))
+		return np_j_bad(err, p, key, "expected an array of parameter names");
+	for (size_t n = 0; n < json_object_array_length(f); n++) {
+		struct json_object *v = json_object_array_get_idx(f, n);
+		int i = json_object_is_type(v, json_type_string) ?
+				np_coal_field_lookup(json_object_get_string(v)) : -1;
+
+		if (i < 0 || !(supported & (1u << i)))
+			return np_j_bad(err, p, key, "expected names of parameters in \"fields\"");
+		*ret |= 1u << i;
+	}
+	return 0;
+}
+
 static int read_coalesce(struct json_object *o, const char *path, struct np_coalesce *c,
 			 struct np_error *err)
 {
-	struct json_object_iterator it, end;
 	struct json_object *k, *f;
 	char p[JPATH], fp[JPATH];
 	int r;
@@ -67,44 +121,14 @@ static int read_coalesce(struct json_object *o, const char *path, struct np_coal
 	if (r < 0)
 		return r;
 	np_j_path(fp, p, "fields");
-	it = json_object_iter_begin(f);
-	end = json_object_iter_end(f);
-	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
-		const char *name = json_object_iter_peek_name(&it);
-		struct json_object *v = json_object_iter_peek_value(&it);
-		int i = np_coal_field_lookup(name);
-		int64_t x;
-
-		if (i < 0)
-			return np_j_bad(err, fp, name, "unknown coalescing parameter");
-		if (np_coal_is_bool(i)) {
-			if (!json_object_is_type(v, json_type_boolean))
-				return np_j_bad(err, fp, name, "expected true or false");
-			c->val[i] = json_object_get_boolean(v);
-		} else {
-			r = np_j_int_value(v, fp, name, 0, UINT32_MAX, &x, err);
-			if (r < 0)
-				return r;
-			c->val[i] = (uint32_t)x;
-		}
-		c->supported |= 1u << i;
-	}
-	/* optional: older documents have no "fixed" */
-	if (json_object_object_get_ex(k, "fixed", &f)) {
-		np_j_path(fp, p, "fixed");
-		if (!json_object_is_type(f, json_type_array))
-			return np_j_bad(err, p, "fixed", "expected an array of parameter names");
-		for (size_t n = 0; n < json_object_array_length(f); n++) {
-			struct json_object *v = json_object_array_get_idx(f, n);
-			int i = json_object_is_type(v, json_type_string) ?
-					np_coal_field_lookup(json_object_get_string(v)) : -1;
-
-			if (i < 0 || !(c->supported & (1u << i)))
-				return np_j_bad(err, p, "fixed", "expected names of parameters in \"fields\"");
-			c->fixed |= 1u << i;
-		}
-	}
-	return 0;
+	r = read_coal_fields(f, fp, UINT32_MAX, c->val, &c->supported, err);
+	/* optional: older documents have no "fixed", and a device without
+	 * per-queue coalescing no "per_queue" */
+	if (r >= 0)
+		r = read_coal_names(k, p, "fixed", c->supported, &c->fixed, err);
+	if (r >= 0)
+		r = read_coal_names(k, p, "per_queue", c->supported, &c->per_queue, err);
+	return r < 0 ? r : 0;
 }
 
 static int read_features(struct json_object *o, const char *path, struct np_features *fs,
@@ -246,6 +270,28 @@ static int read_napi(struct json_object *o, const char *path, struct np_napi *n,
 	return np_j_get_u64(k, p, "gro_flush_timeout", &n->gro_flush_timeout, err);
 }
 
+/* A queue's own coalescing ("coalesce", per_queue fields only); absent:
+ * the device-wide values, which the drivers that have per-queue values
+ * write to every queue (ice_set_coalesce() -> __ice_set_coalesce() with
+ * q_num -1, drivers/net/ethernet/intel/ice/ice_ethtool.c). */
+static int read_queue_coal(struct json_object *e, const char *ep, const struct np_dev *d,
+			   struct np_rxq *q, struct np_error *err)
+{
+	struct json_object *f;
+	char fp[JPATH];
+	uint32_t got = 0;
+
+	memcpy(q->coal, d->coalesce.val, sizeof(q->coal));
+	if (!json_object_object_get_ex(e, "coalesce", &f))
+		return 0;
+	np_j_path(fp, ep, "coalesce");
+	if (d->coalesce.err || !d->coalesce.per_queue)
+		return np_j_bad(err, ep, "coalesce", "the device has no per-queue coalescing");
+	if (!json_object_is_type(f, json_type_object))
+		return np_j_bad(err, ep, "coalesce", "expected an object");
+	return read_coal_fields(f, fp, d->coalesce.per_queue, q->coal, &got, err);
+}
+
 static int read_queues(struct json_object *o, const char *path, struct np_dev *d, unsigned nbits,
 		       struct np_error *err)
 {
@@ -279,7 +325,8 @@ static int read_queues(struct json_object *o, const char *path, struct np_dev *d
 		if ((r = np_j_check_index(e, ep, "queue", i, err)) < 0 ||
 		    (r = np_j_get_mask_file(e, ep, "rps_cpus", nbits, "CPU", &q->rps_cpus, &q->rps_err,
 				       err)) < 0 ||
-		    (r = np_j_get_u32_file(e, ep, "rps_flow_cnt", &q->rps_flow_cnt, &q->flow_err, err)) < 0)
+		    (r = np_j_get_u32_file(e, ep, "rps_flow_cnt", &q->rps_flow_cnt, &q->flow_err, err)) < 0 ||
+		    (r = read_queue_coal(e, ep, d, q, err)) < 0)
 			return r;
 	}
 	for (size_t i = 0; i < ntx; i++) {

@@ -191,6 +191,14 @@ static struct json_object *coalesce_json(struct jw *w, const struct np_coalesce 
 		if (c->supported & c->fixed & (1u << i))
 			push(w, f, chk(w, json_object_new_string(np_coal_field_name(i))));
 	put(w, o, "fixed", f);
+	/* fields each queue has its own value of (ETHTOOL_PERQUEUE) */
+	if (c->per_queue) {
+		f = chk(w, json_object_new_array());
+		for (int i = 0; i < NP_COAL__COUNT; i++)
+			if (c->per_queue & (1u << i))
+				push(w, f, chk(w, json_object_new_string(np_coal_field_name(i))));
+		put(w, o, "per_queue", f);
+	}
 	return o;
 }
 
@@ -242,6 +250,21 @@ static struct json_object *rss_json(struct jw *w, const struct np_rss *r)
 	return o;
 }
 
+static struct json_object *queue_coal_json(struct jw *w, uint32_t fields, const uint32_t *val)
+{
+	struct json_object *f = chk(w, json_object_new_object());
+
+	for (int i = 0; i < NP_COAL__COUNT; i++) {
+		if (!(fields & (1u << i)))
+			continue;
+		if (np_coal_is_bool(i))
+			put_bool(w, f, np_coal_field_name(i), val[i]);
+		else
+			put_int(w, f, np_coal_field_name(i), val[i]);
+	}
+	return f;
+}
+
 static struct json_object *queues_json(struct jw *w, const struct np_dev *d)
 {
 	struct json_object *o = chk(w, json_object_new_object());
@@ -255,6 +278,8 @@ static struct json_object *queues_json(struct jw *w, const struct np_dev *d)
 		put_int(w, e, "queue", i);
 		put_mask_file(w, e, "rps_cpus", q->rps_err, &q->rps_cpus);
 		put_int_file(w, e, "rps_flow_cnt", q->flow_err, q->rps_flow_cnt);
+		if (!d->coalesce.err && d->coalesce.per_queue)
+			put(w, e, "coalesce", queue_coal_json(w, d->coalesce.per_queue, q->coal));
 		push(w, rx, e);
 	}
 	for (unsigned i = 0; i < d->n_txq; i++) {

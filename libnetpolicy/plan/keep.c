@@ -79,6 +79,10 @@ void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *d
 			t->dev.rings = st->dev.rings;
 		else if (!strcmp(name, "coalesce"))
 			t->dev.coalesce = st->dev.coalesce;
+		else if (!strcmp(name, "queue-coalesce"))
+			for (unsigned q = 0; q < t->dev.n_rxq && q < st->dev.n_rxq; q++)
+				memcpy(t->dev.rxq[q].coal, st->dev.rxq[q].coal,
+				       sizeof(t->dev.rxq[q].coal));
 		else if (!strcmp(name, "napi"))
 			t->dev.napi = st->dev.napi;
 		else if (!strcmp(name, "irq-affinity"))

@@ -429,14 +429,9 @@ int np_plan_mixed(const struct np_state *st, const struct np_mixed_opts *opts,
 	if ((r = ntuple_feature(st, plan, err)) < 0 ||
 	    (r = plan_steering(st, opts, &m, plan, err)) < 0)
 		return r;
-	if (!drv || !drv->perqueue_coalesce)
-		np_plan_note(plan, "coalesce", "driver %s has no per-queue coalescing: one "
-			     "device-wide value, which favours the default class (%s)",
-			     st->dev.driver, np_class_name(m.deflt));
-	else
-		np_plan_note(plan, "coalesce", "driver %s has per-queue coalescing, which netpolicy "
-			     "does not set yet: one device-wide value, which favours the default "
-			     "class (%s)", st->dev.driver, np_class_name(m.deflt));
+	r = np_plan_mixed_coalesce(st, &m, plan);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_PLAN, NULL, "out of memory");
 	if (ret)
 		*ret = m;
 	return 0;

@@ -406,6 +406,7 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	plan_rss(st, nq, plan);
 	plan_rings(p, st, base, nq, plan);
 	np_plan_coalesce(p, st, plan);
+	np_plan_queue_coalesce(plan);
 	np_plan_napi(p, st, base, plan);
 	np_plan_napi_config(p, st, base, plan);
 	plan_irqs(st, &o, nq, base, plan);

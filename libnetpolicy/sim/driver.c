@@ -72,6 +72,9 @@ static int resize_queues(struct np_dev *d, unsigned nrx, unsigned ntx)
 		} else if (d->n_rxq) {
 			rx[i].rps_err = d->rxq[0].rps_err;
 			rx[i].flow_err = d->rxq[0].flow_err;
+			/* ice_vsi_rebuild_set_coalesce() (ice_lib.c): vectors
+			 * added by a channel change take the first one's */
+			memcpy(rx[i].coal, d->rxq[0].coal, sizeof(rx[i].coal));
 		}
 	}
 	for (unsigned i = 0; i < ntx; i++) {
@@ -333,6 +336,7 @@ static int coalesce(struct np_sim *s, struct np_sim_call *c, const struct np_coa
 	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
 		return 0;
 	memcpy(n->val, val, sizeof(val));
+	np_sim_queue_coal_all(c->dev);
 	s->dirty = true;
 	return 0;
 }

@@ -26,6 +26,7 @@ static const char *const op_names[NP_SIM_OP__COUNT] = {
 	[NP_SIM_OP_CTX_SET] = "ctx_set",
 	[NP_SIM_OP_CTX_DELETE] = "ctx_delete",
 	[NP_SIM_OP_SET_NAPI] = "set_napi",
+	[NP_SIM_OP_SET_QUEUE_COALESCE] = "set_queue_coalesce",
 };
 
 static const char *const mode_names[] = {
@@ -49,7 +50,8 @@ static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault
 	if (!json_object_object_get_ex(o, "op", &v) || !json_object_is_type(v, json_type_string))
 		return np_sim_bad(err, p, "op: expected one of discover, set_channels, set_rings, "
 			    "set_coalesce, set_feature, set_rss_indir, write_attr, rule_insert, "
-			    "rule_delete, ctx_create, ctx_set, ctx_delete, set_napi");
+			    "rule_delete, ctx_create, ctx_set, ctx_delete, set_napi, "
+			    "set_queue_coalesce");
 	s = json_object_get_string(v);
 	for (i = 0; i < NP_SIM_OP__COUNT && strcmp(s, op_names[i]); i++)
 		;

@@ -34,6 +34,7 @@ enum np_sim_op {
 	NP_SIM_OP_CTX_SET,
 	NP_SIM_OP_CTX_DELETE,
 	NP_SIM_OP_SET_NAPI,
+	NP_SIM_OP_SET_QUEUE_COALESCE,
 	NP_SIM_OP__COUNT
 };
 
@@ -125,6 +126,12 @@ int np_sim_set_napi(struct np_backend *be, const struct np_dev *dev,
 		    const struct np_napi_inst *want, uint32_t fields, struct np_error *err);
 int np_sim_set_rss_indir(struct np_backend *be, const struct np_dev *dev,
 			 const uint32_t *indir, uint32_t n, struct np_error *err);
+
+/* queue_coal.c: ETHTOOL_PERQUEUE coalescing; np_sim_queue_coal_all: a
+ * device-wide write reaching every queue, as on the drivers that have it */
+int np_sim_set_queue_coalesce(struct np_backend *be, const struct np_dev *dev, unsigned queue,
+			      const uint32_t *val, uint32_t fields, struct np_error *err);
+void np_sim_queue_coal_all(struct np_dev *d);
 
 /* files.c */
 int np_sim_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_attr attr,

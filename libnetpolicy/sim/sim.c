@@ -81,8 +81,13 @@ static int sim_refresh(struct np_backend *be, struct np_state *st, unsigned part
 	}
 	if (parts & NP_READ_RINGS)
 		SWAP(st->dev.rings, tmp.rings);
-	if (parts & NP_READ_COALESCE)
+	if (parts & NP_READ_COALESCE) {
 		SWAP(st->dev.coalesce, tmp.coalesce);
+		/* a device-wide write reaches every queue's own values */
+		for (unsigned q = 0; !(parts & NP_READ_QUEUES) && q < st->dev.n_rxq &&
+				     q < tmp.n_rxq; q++)
+			memcpy(st->dev.rxq[q].coal, tmp.rxq[q].coal, sizeof(tmp.rxq[q].coal));
+	}
 	np_dev_clear(&tmp);
 	return 0;
 }
@@ -135,6 +140,7 @@ static const struct np_backend_ops sim_ops = {
 	.set_feature = np_sim_set_feature,
 	.set_rss_indir = np_sim_set_rss_indir,
 	.set_napi = np_sim_set_napi,
+	.set_queue_coalesce = np_sim_set_queue_coalesce,
 	.write_attr = np_sim_write_attr,
 	.rule_insert = np_sim_rule_insert,
 	.rule_delete = np_sim_rule_delete,

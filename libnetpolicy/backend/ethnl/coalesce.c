@@ -77,7 +77,7 @@ static const size_t coal_off[] = {
 	offsetof(struct ethtool_coalesce, rate_sample_interval),
 };
 
-static uint32_t *coal_field(struct ethtool_coalesce *c, unsigned f)
+uint32_t *np_coal_ioctl_field(struct ethtool_coalesce *c, unsigned f)
 {
 	return (uint32_t *)((char *)c + coal_off[f]);
 }
@@ -97,7 +97,7 @@ static int ioctl_read(const char *ifname, struct np_coalesce *ret)
 	 * never plans a write the driver would refuse; a field left at zero
 	 * is merely not tuned. */
 	for (unsigned f = 0; f < NP_ARRAY_SIZE(coal_off); f++) {
-		out.val[f] = *coal_field(&c, f);
+		out.val[f] = *np_coal_ioctl_field(&c, f);
 		if (out.val[f])
 			out.supported |= 1u << f;
 	}
@@ -117,7 +117,7 @@ static int ioctl_set(const char *ifname, const struct np_coalesce *want, uint32_
 		return r;
 	for (unsigned f = 0; f < NP_ARRAY_SIZE(coal_off); f++)
 		if (fields & (1u << f))
-			*coal_field(&c, f) = want->val[f];
+			*np_coal_ioctl_field(&c, f) = want->val[f];
 	c.cmd = ETHTOOL_SCOALESCE;
 	return np_ethtool_ioctl(ifname, &c);
 }

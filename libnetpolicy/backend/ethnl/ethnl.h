@@ -101,6 +101,11 @@ int np_ethnl_parse_rings(const void *msg, size_t len, struct np_rings *g);
 int np_ethnl_read_coalesce(struct np_ethnl *nl, const char *ifname, struct np_coalesce *ret);
 int np_ethnl_parse_coalesce(const void *msg, size_t len, struct np_coalesce *c);
 
+/* Field f (enum np_coal_field, below NP_COAL_IOCTL_FIELDS) of the ioctl's
+ * struct ethtool_coalesce, which holds the classic fields in that order. */
+#define NP_COAL_IOCTL_FIELDS 22
+uint32_t *np_coal_ioctl_field(struct ethtool_coalesce *c, unsigned f);
+
 int np_ethnl_read_features(struct np_ethnl *nl, const char *ifname, struct np_features *f);
 /* ETH_SS_FEATURES names from a STRSET_GET reply; *ret_names is the caller's. */
 int np_ethnl_parse_feature_names(const void *msg, size_t len,

@@ -23,6 +23,7 @@ const struct np_knob *const np_knobs[] = {
 	&np_knob_rss,
 	&np_knob_ntuple,	/* rules last: their contexts exist */
 	&np_knob_coalesce,
+	&np_knob_queue_coalesce,	/* after device-wide, which reaches every queue */
 	&np_knob_napi,
 	&np_knob_napi_config,	/* after the sysfs files, which set every NAPI */
 	&np_knob_irq,
