@@ -16,7 +16,12 @@
  *                         table, a 40-byte key, a 256-rule table that takes
  *                         special locations when NP_FAKE_LOC_SPECIAL=1; an
  *                         insert at RX_CLS_LOC_ANY lands at 7, a new context
- *                         is number 1.  Everything else goes to the kernel.
+ *                         is number 1; ETHTOOL_PERQUEUE coalescing as a
+ *                         driver with it (ice): GCOALESCE fills each queue's
+ *                         struct as the kernel does (cmd ETHTOOL_GCOALESCE,
+ *                         rx/tx-usecs 50, adaptive-rx/tx on, rx-usecs-high
+ *                         NP_FAKE_QCOAL_HIGH or 0), SCOALESCE succeeds.
+ *                         Everything else goes to the kernel.
  *
  * Only the payload the kernel would read is logged: the rxnfc struct, or
  * the rxfh header with the table and key that follow it in a set.
@@ -76,6 +81,17 @@ static void log_hex(const char *kind, unsigned long tag, const void *p, size_t n
 	free(line);
 }
 
+/* Queues in an ETHTOOL_PERQUEUE request's mask: a struct each follows. */
+static size_t perqueue_count(const void *data)
+{
+	const struct ethtool_per_queue_op *op = data;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(op->queue_mask) / sizeof(op->queue_mask[0]); i++)
+		n += (size_t)__builtin_popcount(op->queue_mask[i]);
+	return n;
+}
+
 /* How many bytes of the ethtool command the kernel reads for this request. */
 static size_t ethtool_len(const void *data)
 {
@@ -94,6 +110,9 @@ static size_t ethtool_len(const void *data)
 		return sizeof(struct ethtool_rxnfc);
 	case ETHTOOL_GRSSH:
 		return sizeof(struct ethtool_rxfh);
+	case ETHTOOL_PERQUEUE:
+		return sizeof(struct ethtool_per_queue_op) +
+		       perqueue_count(data) * sizeof(struct ethtool_coalesce);
 	case ETHTOOL_SRSSH:
 		n = sizeof(*rxfh);
 		if (rxfh->indir_size != ETH_RXFH_INDIR_NO_CHANGE)
@@ -155,6 +174,26 @@ static int fake(void *data)
 		if (rxfh->rss_context == ETH_RXFH_CONTEXT_ALLOC)
 			rxfh->rss_context = FAKE_NEW_CTX;
 		return 1;
+	case ETHTOOL_PERQUEUE: {
+		struct ethtool_per_queue_op *op = data;
+		const char *hi = getenv("NP_FAKE_QCOAL_HIGH");
+
+		if (op->sub_command == ETHTOOL_GCOALESCE)
+			for (size_t i = 0; i < perqueue_count(data); i++) {
+				/* net/ethtool/ioctl.c ethtool_get_per_queue_coalesce():
+				 * a zeroed struct with cmd GCOALESCE per queue, which the
+				 * driver fills (ice: __ice_get_coalesce() with q_num) */
+				struct ethtool_coalesce c = { .cmd = ETHTOOL_GCOALESCE };
+
+				c.rx_coalesce_usecs = 50;
+				c.tx_coalesce_usecs = 50;
+				c.use_adaptive_rx_coalesce = 1;
+				c.use_adaptive_tx_coalesce = 1;
+				c.rx_coalesce_usecs_high = hi ? (uint32_t)atoi(hi) : 0;
+				memcpy(op->data + i * sizeof(c), &c, sizeof(c));
+			}
+		return 1;
+	}
 	}
 	return 0;
 }

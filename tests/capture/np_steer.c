@@ -10,6 +10,8 @@
  *   np_steer ctx-new IFNAME [--ioctl] [start S] [equal N]
  *   np_steer ctx-del IFNAME CTX [--ioctl]
  *   np_steer ctx-get IFNAME CTX [--ioctl]
+ *   np_steer qcoal IFNAME QUEUE FIELD VALUE...   (per-queue coalescing set)
+ *   np_steer qcoal-get IFNAME NQUEUES FIELD...   (read back, one line per queue)
  *
  * Prints one result per line; errors as "np_steer: MSG [extack]", exit 1.
  */
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/np_kernel.h"
 #include "backend/np_steer.h"
 #include "np_flow.h"
 
@@ -102,6 +105,65 @@ static int cmd_list(const char *ifname, struct np_error *err)
 	return 0;
 }
 
+/* ETHTOOL_PERQUEUE through the library's own path (np_queue_coal_set/read) */
+static int cmd_qcoal(int argc, char **argv)
+{
+	uint32_t val[NP_COAL__COUNT] = { 0 }, fields = 0;
+	int r;
+
+	if (argc < 6 || (argc - 4) % 2)
+		return usage();
+	for (int i = 4; i + 1 < argc; i += 2) {
+		int f = np_coal_field_lookup(argv[i]);
+
+		if (f < 0)
+			return usage();
+		val[f] = num(argv[i + 1]);
+		fields |= 1u << f;
+	}
+	r = np_queue_coal_set(argv[2], num(argv[3]), val, fields);
+	if (r < 0) {
+		fprintf(stderr, "np_steer: %s\n", strerror(-r));
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_qcoal_get(int argc, char **argv)
+{
+	struct np_dev dev;
+	int r;
+
+	if (argc < 5)
+		return usage();
+	memset(&dev, 0, sizeof(dev));
+	snprintf(dev.ifname, sizeof(dev.ifname), "%s", argv[2]);
+	dev.n_rxq = num(argv[3]);
+	dev.rxq = calloc(dev.n_rxq ? dev.n_rxq : 1, sizeof(*dev.rxq));
+	for (int i = 4; i < argc; i++) {
+		int f = np_coal_field_lookup(argv[i]);
+
+		if (f < 0)
+			return usage();
+		dev.coalesce.per_queue |= 1u << f;
+	}
+	r = dev.rxq ? np_queue_coal_read(argv[2], &dev) : -ENOMEM;
+	if (r < 0) {
+		fprintf(stderr, "np_steer: %s\n", strerror(-r));
+		free(dev.rxq);
+		return 1;
+	}
+	for (unsigned q = 0; q < dev.n_rxq; q++) {
+		printf("rx-%u", q);
+		for (int f = 0; f < NP_COAL__COUNT; f++)
+			if (dev.coalesce.per_queue & (1u << f))
+				printf(" %s %u", np_coal_field_name(f), dev.rxq[q].coal[f]);
+		printf("\n");
+	}
+	free(dev.rxq);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct np_ethnl *nl = NULL;
@@ -117,6 +179,10 @@ int main(int argc, char **argv)
 			use_ioctl = true;
 	if (!strcmp(argv[1], "ins"))
 		return cmd_ins(argc, argv, &err);
+	if (!strcmp(argv[1], "qcoal"))
+		return cmd_qcoal(argc, argv);
+	if (!strcmp(argv[1], "qcoal-get"))
+		return cmd_qcoal_get(argc, argv);
 	if (!strcmp(argv[1], "del")) {
 		if (argc < 4)
 			return usage();
