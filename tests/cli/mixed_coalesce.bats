@@ -159,3 +159,30 @@ ice_tuned() {
 	[ "$(jq -c '.devices[0].coalesce.fields | [.["adaptive-rx"], .["rx-usecs"]]' "$MODEL")" = '[false,0]' ]
 	[ "$(npsim --json "$dev" show | jq -r .mixed.coalesce)" = device ]
 }
+
+@test "ice: SIGKILL at every journal mark of set mixed: reset restores the pristine per-queue values" {
+	command -v strace >/dev/null || skip "strace not installed"
+	local n i
+	ice_tuned
+	dev=$(dev_of)
+	state0=$(state_of "$dev")
+	cp "$MODEL" "$NP_TMP/pristine.json"
+	strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync "$NETPOLICY" --state-dir "$STATE_DIR" \
+		--model "$MODEL" "$dev" set mixed "${FLOWS[@]}" >/dev/null 2>&1
+	n=$(grep -c 'fdatasync(' "$NP_TMP/trace" || true)
+	[ "$n" -ge 10 ]
+	for ((i = 1; i <= n; i++)); do
+		cp "$NP_TMP/pristine.json" "$MODEL"
+		rm -rf "$STATE_DIR"
+		strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:signal=KILL:when=$i \
+			"$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$dev" set mixed "${FLOWS[@]}" \
+			>/dev/null 2>&1 || true
+		# the next command recovers (an interrupted apply is rolled back
+		# first), and reset leaves the device as it was before netpolicy
+		run npsim "$dev" reset
+		[ "$status" -eq 0 ] || { echo "kill at fdatasync $i: reset: $output"; return 1; }
+		[ "$(state_of "$dev")" = "$state0" ] || { echo "kill at fdatasync $i: not pristine"; return 1; }
+		[ "$(qcoal 3)" = false/20/50 ] && [ "$(qcoal 9)" = false/100/100 ]
+	done
+	echo "# killed at each of $n fdatasync calls" >&3
+}
