@@ -9,6 +9,7 @@
 
 #include "np_policy_file.h"
 #include "np_private.h"
+#include "np_test_hooks.h"
 
 #define NP_DEFAULT_STATE_DIR "/run/netpolicy"
 /* The simulated backend's default: its own directory per model file, so a
@@ -132,6 +133,17 @@ int np_ctx_set_model(struct np_ctx *ctx, const char *file, struct np_error *err)
 	if (!ctx->state_dir_set)
 		sim_state_dir(ctx, file);
 	return 0;
+}
+
+int np_ctx_set_model_text(struct np_ctx *ctx, const char *name, const char *text, size_t len,
+			  struct np_error *err)
+{
+	int r;
+
+	r = np_ctx_set_model(ctx, name, err);
+	if (r < 0)
+		return r;
+	return np_backend_sim_new_text(ctx, name, text, len, &ctx->be, err);
 }
 
 /* NP_SIM_STATE_DIR_PREFIX and a hash (FNV-1a, 64 bits) of the model's

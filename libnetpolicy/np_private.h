@@ -168,6 +168,9 @@ struct np_backend {
 int np_backend_kernel_new(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);
 int np_backend_sim_new(struct np_ctx *ctx, const char *model, struct np_backend **ret,
 		       struct np_error *err);
+/* The same on a model held in memory (np_ctx_set_model_text). */
+int np_backend_sim_new_text(struct np_ctx *ctx, const char *name, const char *text, size_t len,
+			    struct np_backend **ret, struct np_error *err);
 
 /* --- context --------------------------------------------------------------- */
 

@@ -49,6 +49,10 @@ struct np_store {
 	struct np_ctx *ctx;
 	int dirfd, lockfd;
 	char ifname[IFNAMSIZ];
+	/* np_store_open_text (fuzz_state): every file of the device reads as
+	 * this text, through np_store_read's checks; no directory, no lock */
+	const char *text;
+	size_t text_len;
 };
 
 /* Creates the directory (0700) if needed, refuses one that is a symlink, not
@@ -61,6 +65,11 @@ int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
  * -ENOENT when there is no state directory. */
 int np_store_open_readonly(struct np_ctx *ctx, const char *ifname, struct np_store *s,
 			   struct np_error *err);
+/* Tests only (tests/fuzz/fuzz_state.c): a store whose every file of IFNAME
+ * reads as text (not copied: it must outlive the store), through the same
+ * np_store_read checks and loaders as a file; nothing can be written. */
+int np_store_open_text(struct np_ctx *ctx, const char *ifname, const char *text, size_t len,
+		       struct np_store *s, struct np_error *err);
 /* One look at the device's records without the lock and without creating
  * anything: opens read-only, runs fn, closes.  Nothing recorded (no state
  * directory, or fn's -ENOENT) is 0; otherwise fn's result (say 1 for found). */

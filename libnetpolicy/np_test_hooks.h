@@ -8,6 +8,9 @@
 #ifndef NP_TEST_HOOKS_H
 #define NP_TEST_HOOKS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "netpolicy/netpolicy.h"
 
 /* Read sysfs and procfs below DIR instead of "/" (fixture trees). */
@@ -26,5 +29,19 @@ struct np_work_counts {
 	unsigned reads, refreshes, plans, refines, diffs;
 };
 void np_ctx_work_counts(const struct np_ctx *ctx, struct np_work_counts *ret);
+
+/* The process's allocator never returns NULL: it aborts instead (ASan's
+ * default allocator_may_return_null=0, as in the fuzz targets).  json-c
+ * before 0.17 hides a failed allocation as a syntax error, a dropped member
+ * or a cut string, so np_json_parse parses each text a second time to tell
+ * (json_parse.c); with no allocation that can fail, that second parse of the
+ * same text can find nothing and is skipped. */
+void np_json_set_alloc_never_fails(bool on);
+
+/* A simulated backend whose model is text (not copied: it must outlive the
+ * context), checked and parsed by the same code as a model file; name is
+ * what messages call it.  Changes stay in memory.  For tests/fuzz/fuzz_model.c. */
+int np_ctx_set_model_text(struct np_ctx *ctx, const char *name, const char *text, size_t len,
+			  struct np_error *err);
 
 #endif

@@ -266,6 +266,56 @@ int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err)
 	return 0;
 }
 
+int np_store_open_text(struct np_ctx *ctx, const char *ifname, const char *text, size_t len,
+		       struct np_store *s, struct np_error *err)
+{
+	int r;
+
+	r = store_init(ctx, ifname, s, err);
+	if (r < 0)
+		return r;
+	s->text = text;
+	s->text_len = len;
+	return 0;
+}
+
+/* What every reader of the file's text relies on: at most NP_STORE_MAX_FILE
+ * bytes, no NUL, NUL-terminated.  One path for a file and for the text of
+ * np_store_open_text, so the fuzzed checks are the ones files get. */
+static int text_checked(struct np_store *s, const char *name, char *buf, size_t got,
+			char **ret, size_t *ret_len, struct np_error *err)
+{
+	if (got > NP_STORE_MAX_FILE) {
+		free(buf);
+		return np_err(err, -EFBIG, NP_PHASE_APPLY, NULL, "%s/%s is larger than %u bytes",
+			      s->ctx->state_dir, name, NP_STORE_MAX_FILE);
+	}
+	if (memchr(buf, '\0', got)) {
+		free(buf);
+		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s/%s is not text",
+			      s->ctx->state_dir, name);
+	}
+	buf[got] = '\0';
+	*ret = buf;
+	if (ret_len)
+		*ret_len = got;
+	return 0;
+}
+
+static int text_read(struct np_store *s, const char *name, char **ret, size_t *ret_len,
+		     struct np_error *err)
+{
+	char *buf;
+
+	if (s->text_len > NP_STORE_MAX_FILE)
+		return text_checked(s, name, NULL, s->text_len, ret, ret_len, err);
+	buf = malloc(s->text_len + 1);
+	if (!buf)
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	memcpy(buf, s->text, s->text_len);
+	return text_checked(s, name, buf, s->text_len, ret, ret_len, err);
+}
+
 int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_len,
 		  struct np_error *err)
 {
@@ -275,6 +325,8 @@ int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_le
 	int fd, r;
 
 	file_name(s, f, name, sizeof(name));
+	if (s->text)
+		return text_read(s, name, ret, ret_len, err);
 	/* Non-blocking: a FIFO planted here must not hang us with the lock held. */
 	fd = openat(s->dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
@@ -290,8 +342,7 @@ int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_le
 	}
 	if (sb.st_size > (off_t)NP_STORE_MAX_FILE) {
 		close(fd);
-		return np_err(err, -EFBIG, NP_PHASE_APPLY, NULL, "%s/%s is larger than %u bytes",
-			      s->ctx->state_dir, name, NP_STORE_MAX_FILE);
+		return text_checked(s, name, NULL, (size_t)sb.st_size, ret, ret_len, err);
 	}
 	cap = (size_t)sb.st_size + 1;
 	buf = malloc(cap + 1);
@@ -322,16 +373,7 @@ int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_le
 		return np_err(err, -EIO, NP_PHASE_APPLY, NULL, "%s/%s changed while being read",
 			      s->ctx->state_dir, name);
 	}
-	if (memchr(buf, '\0', got)) {
-		free(buf);
-		return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s/%s is not text",
-			      s->ctx->state_dir, name);
-	}
-	buf[got] = '\0';
-	*ret = buf;
-	if (ret_len)
-		*ret_len = got;
-	return 0;
+	return text_checked(s, name, buf, got, ret, ret_len, err);
 }
 
 int np_store_write(struct np_store *s, enum np_file f, const char *text, struct np_error *err)

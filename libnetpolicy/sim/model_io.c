@@ -141,24 +141,17 @@ static int parse_model(const char *text, size_t len, struct np_sim_model *m, str
 	return np_sim_faults_parse(m, err);
 }
 
-int np_sim_load(struct np_sim *s, struct np_error *err)
+/* The model's text, from its file or from memory: one parser for both. */
+static int load_text(struct np_sim *s, const char *text, size_t len, const struct stat *sb,
+		     struct np_error *err)
 {
 	struct np_error e;
 	struct np_sim_model m;
-	struct stat sb;
-	char *text = NULL;
-	size_t len = 0;
 	int r;
 
 	memset(&m, 0, sizeof(m));
 	np_error_clear(&e);
-	r = stat(s->path, &sb) < 0 ? -errno :
-	    np_text_file_read(AT_FDCWD, s->path, NP_MODEL_MAX_SIZE, &text, &len);
-	if (r < 0)
-		return np_err(err, r, NP_PHASE_INPUT, NULL, "model %s: %s", s->path,
-			      np_text_file_strerror(r));
 	r = parse_model(text, len, &m, &e);
-	free(text);
 	if (r < 0) {
 		np_sim_model_clear(&m);
 		np_err(err, r, NP_PHASE_INPUT, NULL, "model %s: %s", base_name(s->path), e.msg);
@@ -166,9 +159,33 @@ int np_sim_load(struct np_sim *s, struct np_error *err)
 	}
 	np_sim_model_clear(&s->m);
 	s->m = m;
-	s->sb = sb;
+	s->sb = *sb;
 	s->loaded = true;
 	return 0;
+}
+
+int np_sim_load(struct np_sim *s, struct np_error *err)
+{
+	struct stat sb;
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	if (s->text) {
+		memset(&sb, 0, sizeof(sb));
+		if (s->text_len > NP_MODEL_MAX_SIZE)
+			return np_err(err, -EFBIG, NP_PHASE_INPUT, NULL, "model %s: %s", s->path,
+				      np_text_file_strerror(-EFBIG));
+		return load_text(s, s->text, s->text_len, &sb, err);
+	}
+	r = stat(s->path, &sb) < 0 ? -errno :
+	    np_text_file_read(AT_FDCWD, s->path, NP_MODEL_MAX_SIZE, &text, &len);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_INPUT, NULL, "model %s: %s", s->path,
+			      np_text_file_strerror(r));
+	r = load_text(s, text, len, &sb, err);
+	free(text);
+	return r;
 }
 
 /* Pick up a model file someone else (another netpolicy process, a test)
@@ -177,6 +194,8 @@ int np_sim_sync(struct np_sim *s, struct np_error *err)
 {
 	struct stat sb;
 
+	if (s->text)	/* nobody else can replace it */
+		return s->loaded ? 0 : np_sim_load(s, err);
 	if (stat(s->path, &sb) < 0)
 		return np_err(err, -errno, NP_PHASE_INPUT, NULL, "model %s: %s", s->path,
 			      strerror(errno));
@@ -315,9 +334,10 @@ int np_sim_save(struct np_sim *s, struct np_error *err)
 						      JSON_C_TO_STRING_SPACED |
 						      JSON_C_TO_STRING_NOSLASHESCAPE);
 	/* json-c returns NULL when it cannot allocate the text */
-	r = text ? write_atomic(s->path, text, s->sb.st_mode) : -ENOMEM;
+	/* a model in memory: the same document, kept there */
+	r = !text ? -ENOMEM : s->text ? 0 : write_atomic(s->path, text, s->sb.st_mode);
 	json_object_put(o);
-	if (r == 0 && stat(s->path, &s->sb) < 0)
+	if (r == 0 && !s->text && stat(s->path, &s->sb) < 0)
 		r = -errno;
 	if (r < 0) {
 		/* memory now differs from the file: re-read it on the next call */

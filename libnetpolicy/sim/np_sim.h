@@ -66,7 +66,9 @@ struct np_sim_model {
 
 struct np_sim {
 	struct np_backend be;
-	char *path;
+	char *path;		/* the model file, or (text) the name messages use */
+	const char *text;	/* np_ctx_set_model_text: the model, not a file */
+	size_t text_len;
 	struct np_sim_model m;
 	bool loaded;
 	bool dirty;		/* the model changed (or a fault counter moved): save it */

@@ -150,8 +150,8 @@ static const struct np_backend_ops sim_ops = {
 	.free = sim_free,
 };
 
-int np_backend_sim_new(struct np_ctx *ctx, const char *model, struct np_backend **ret,
-		       struct np_error *err)
+static int sim_new(struct np_ctx *ctx, const char *model, const char *text, size_t len,
+		   struct np_backend **ret, struct np_error *err)
 {
 	struct np_sim *s;
 	int r;
@@ -165,6 +165,8 @@ int np_backend_sim_new(struct np_ctx *ctx, const char *model, struct np_backend 
 	}
 	s->be.ops = &sim_ops;
 	s->be.ctx = ctx;
+	s->text = text;
+	s->text_len = len;
 	/* read it now: a broken model is an error of the first command */
 	r = np_sim_load(s, err);
 	if (r < 0) {
@@ -173,4 +175,17 @@ int np_backend_sim_new(struct np_ctx *ctx, const char *model, struct np_backend 
 	}
 	*ret = &s->be;
 	return 0;
+}
+
+int np_backend_sim_new(struct np_ctx *ctx, const char *model, struct np_backend **ret,
+		       struct np_error *err)
+{
+	return sim_new(ctx, model, NULL, 0, ret, err);
+}
+
+int np_backend_sim_new_text(struct np_ctx *ctx, const char *name, const char *text, size_t len,
+			    struct np_backend **ret, struct np_error *err)
+{
+	/* a non-NULL text even when empty: "" is a model that fails to parse */
+	return sim_new(ctx, name, text ? text : "", len, ret, err);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The fuzz targets whose parser reads a file: the input goes to one temp
+/* The fuzz target whose parser reads a file (fuzz_config): the input goes to one temp
  * file per process, made on the first call and rewritten on each. */
 #ifndef NP_FUZZ_FILE_H
 #define NP_FUZZ_FILE_H
