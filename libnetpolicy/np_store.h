@@ -58,7 +58,9 @@ struct np_store {
 /* Creates the directory (0700) if needed, refuses one that is a symlink, not
  * a directory, or writable by others; takes the device's lock (waiting for
  * another netpolicy) and removes temp files a killed run left.  A read-only
- * directory is usable (recovery can still run), writes then fail. */
+ * directory still locks (the lock file opens read-only); writes then fail,
+ * and recovery refuses a journal there before touching the device
+ * (np_engine_recover: NP_PHASE_STATE, the CLI's exit 9). */
 int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
 		  struct np_error *err);
 /* Without creating anything and without the lock (show, check, dry runs):

@@ -24,6 +24,8 @@ enum {
 	NP_EXIT_UNRECORDED = 6,
 	NP_EXIT_BUSY = 7,	/* --wait expired: another netpolicy holds the device */
 	NP_EXIT_PARTIAL = 8,	/* plan: some devices changed, others failed */
+	NP_EXIT_STATE = 9,	/* an interrupted run's journal in a state directory that
+				 * cannot be written: refused, nothing was changed */
 };
 
 /* The version of the JSON documents' contract (netpolicy-json(7)): raised

@@ -105,7 +105,8 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		} else {
 			outcome = NULL;
 			rc = np_error_phase(err) == NP_PHASE_INPUT ? NP_EXIT_USAGE :
-			     np_error_phase(err) == NP_PHASE_LOCK ? NP_EXIT_BUSY : NP_EXIT_ERROR;
+			     np_error_phase(err) == NP_PHASE_LOCK ? NP_EXIT_BUSY :
+			     np_error_phase(err) == NP_PHASE_STATE ? NP_EXIT_STATE : NP_EXIT_ERROR;
 		}
 		if (np_apply_result_rollback_incomplete(res))
 			fprintf(stderr, "netpolicy: %s: %s%s; %s: %s; the journal is kept, "

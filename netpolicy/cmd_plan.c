@@ -85,7 +85,7 @@ int cmd_plan(struct cli *c)
 	struct np_config *cfg = NULL;
 	const char *only = NULL;
 	CLI_ERROR(err);
-	bool changed = false, failed = false;
+	bool changed = false, failed = false, incomplete = false;
 	size_t idx;
 	int rc = NP_EXIT_OK;
 
@@ -148,8 +148,10 @@ int cmd_plan(struct cli *c)
 			changed = true;
 		/* a device left as it was or rolled back, the others done */
 		if (r == NP_EXIT_ERROR || r == NP_EXIT_USAGE || r == NP_EXIT_ROLLED_BACK ||
-		    r == NP_EXIT_BUSY)
+		    r == NP_EXIT_BUSY || r == NP_EXIT_STATE)
 			failed = true;
+		if (r == NP_EXIT_ROLLBACK_FAILED)
+			incomplete = true;
 		if (c->changed)
 			changed = true;
 		if (r > rc)
@@ -158,7 +160,9 @@ int cmd_plan(struct cli *c)
 	/* Exit 1 says nothing was changed, 3 that the device is as it was: not
 	 * true of a run that changed other devices.  Exit 4 (a rollback left a
 	 * device half-changed) outranks it. */
-	if (failed && changed && rc != NP_EXIT_ROLLBACK_FAILED)
+	if (incomplete && rc == NP_EXIT_STATE)
+		rc = NP_EXIT_ROLLBACK_FAILED;	/* 9 is "nothing changed" there */
+	else if (failed && changed && rc != NP_EXIT_ROLLBACK_FAILED)
 		rc = NP_EXIT_PARTIAL;
 	c->device = NULL;
 	c->json_out = NULL;

@@ -125,7 +125,9 @@ static void usage(FILE *out)
 	fputs("\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or was\n"
 	      "interrupted by a signal) and rolled back, 4 rollback incomplete, 5 drift found by\n"
 	      "check, 6 changed but a record or the output could not be written, 7 device busy\n"
-	      "(--wait expired), 8 plan changed some devices and failed on others.\n"
+	      "(--wait expired), 8 plan changed some devices and failed on others, 9 an\n"
+	      "interrupted run's journal in a state directory that cannot be written (nothing\n"
+	      "changed).\n"
 	      "See netpolicy(8).\n", out);
 }
 

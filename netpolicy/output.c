@@ -56,6 +56,8 @@ int cli_fail(const struct cli *c, const struct np_error *err)
 		return NP_EXIT_USAGE;
 	case NP_PHASE_LOCK:
 		return NP_EXIT_BUSY;
+	case NP_PHASE_STATE:
+		return NP_EXIT_STATE;
 	default:
 		return NP_EXIT_ERROR;
 	}

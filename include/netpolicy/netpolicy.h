@@ -64,6 +64,8 @@ enum np_phase {
 	NP_PHASE_VERIFY,
 	NP_PHASE_ROLLBACK,
 	NP_PHASE_LOCK,		/* another netpolicy held the device past the lock wait */
+	NP_PHASE_STATE,		/* the state directory cannot be written where it must be
+				 * (an interrupted run's journal to act on): nothing changed */
 };
 
 /*

@@ -9,6 +9,7 @@
  * the pristine snapshot.  Each is verified by re-reading everything.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,6 +359,18 @@ int np_engine_recover(struct np_engine *e, struct np_error *err)
 		return 0;
 	if (r < 0)
 		return r;
+	/* Acting on a journal ends in removing it: in a directory that cannot
+	 * be written (read-only mount, immutable) a rollback could not be
+	 * recorded, so the next command would roll back again and this one
+	 * could not say "nothing was changed".  Refused before any write. */
+	if (faccessat(e->store.dirfd, ".", W_OK, AT_EACCESS) < 0) {
+		r = -errno;
+		r = np_err(err, r, NP_PHASE_STATE, NULL, "state directory %s cannot be written (%s): "
+			   "an interrupted run's journal there is kept and the device left as it "
+			   "is; make it writable and run netpolicy again", e->ctx->state_dir,
+			   strerror(-r));
+		goto out;
+	}
 	if (info.committed) {
 		np_log(e->ctx, NP_LOG_INFO, "%s: completing the records of an earlier run", e->ifname);
 		r = np_journal_complete(&e->store, &info, err);

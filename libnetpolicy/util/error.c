@@ -135,6 +135,7 @@ const char *np_phase_name(enum np_phase phase)
 		[NP_PHASE_VERIFY] = "verify",
 		[NP_PHASE_ROLLBACK] = "rollback",
 		[NP_PHASE_LOCK] = "lock",
+		[NP_PHASE_STATE] = "state",
 	};
 
 	if ((unsigned)phase >= NP_ARRAY_SIZE(names))

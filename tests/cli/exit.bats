@@ -20,7 +20,7 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 }
 
 @test "netpolicy(8) documents the codes tested here, and --help names the same" {
-	[ "$(documented_codes | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 " ]
+	[ "$(documented_codes | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 " ]
 	for code in $(documented_codes); do
 		"$NETPOLICY" --help | tr ',' '\n' | grep -q "\b$code [a-z]" || { echo "--help lacks $code"; false; }
 	done
@@ -150,4 +150,20 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 	# a second run changes nothing: only the failure is left
 	run npsim plan --config "$NP_TMP/c.conf"
 	[ "$status" -eq 1 ]
+}
+
+@test "exit 9: an interrupted run's journal in a state directory that cannot be written, nothing changed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a read-only bind mount in its own mount namespace"
+	np_model few-msix
+	NETPOLICY_TEST_STOP_AFTER_STEP=0 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" \
+		eno1 set throughput 2>/dev/null &
+	pid=$!
+	wait_stopped "$pid"
+	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+	cp "$MODEL" "$NP_TMP/mid.json"
+	run unshare -m sh -c "mount --bind -o ro '$STATE_DIR' '$STATE_DIR' &&
+		exec '$NETPOLICY' --state-dir '$STATE_DIR' --model '$MODEL' eno1 set cpu"
+	[ "$status" -eq 9 ]
+	[ "$output" = "netpolicy: eno1: state directory $STATE_DIR cannot be written (Read-only file system): an interrupted run's journal there is kept and the device left as it is; make it writable and run netpolicy again" ]
+	cmp "$MODEL" "$NP_TMP/mid.json"
 }

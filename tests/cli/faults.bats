@@ -157,3 +157,56 @@ run_faults() {	# run_faults MODEL: every policy, every step, mode fail
 	! grep -q NETPOLICY_TEST_STOP_AFTER_STEP "$NETPOLICY"
 	grep -q NETPOLICY_TEST_STOP_AFTER_STEP "$NETPOLICY_TEST_BIN"	# the test build keeps it
 }
+
+@test "a journal in a read-only state directory: exit 9 before any write, the directory named, journal kept" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a read-only bind mount in its own mount namespace"
+	np_model virtio-4q
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	before=$(state_of "$dev")
+	NETPOLICY_TEST_STOP_AFTER_STEP=2 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" \
+		"$dev" set latency 2>/dev/null &
+	pid=$!
+	wait_stopped "$pid"
+	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+	mid=$(state_of "$dev" 2>/dev/null)
+	[ "$mid" != "$before" ]
+	# the state directory read-only in this command's own mount namespace
+	for cmd in "set throughput" "reset"; do
+		run unshare -m sh -c "mount --bind -o ro '$STATE_DIR' '$STATE_DIR' &&
+			exec '$NETPOLICY' --state-dir '$STATE_DIR' --model '$MODEL' $dev $cmd"
+		[ "$status" -eq 9 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == *"state directory $STATE_DIR cannot be written (Read-only file system)"* ]]
+		[ "$(state_of "$dev" 2>/dev/null)" = "$mid" ]
+		[ -e "$STATE_DIR/$dev.journal" ]
+	done
+	# writable again: the next command rolls the interrupted run back
+	run npsim "$dev" reset
+	[ "$status" -eq 0 ]
+	[ "$(state_of "$dev")" = "$before" ]
+	[ ! -e "$STATE_DIR/$dev.journal" ]
+}
+
+@test "another writer during the rollback: exit 4, says so, the device left as that writer set it" {
+	np_model virtio-4q
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	# latency on virtio-4q: step 0 coalesce tx-usecs, steps 1-4 rfs, 5 the
+	# sysctl; the second write_attr (step 2) fails, so the rollback's first
+	# step (numbered 2: the numbers go on) restores tx-usecs, and the test
+	# hook stops it there
+	jq '.faults = [{"op": "write_attr", "after": 1}]' "$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
+	NETPOLICY_TEST_STOP_AFTER_STEP=2 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" \
+		"$dev" set latency >"$NP_TMP/out" 2>&1 &
+	pid=$!
+	wait_stopped "$pid"
+	grep -q "stopped after step 2 (coalesce tx-usecs)" "$NP_TMP/out"
+	# another writer sets tx-usecs under the rollback, after it was restored
+	jq --arg d "$dev" '(.devices[] | select(.ifname == $d) | .coalesce.fields["tx-usecs"]) = 50' \
+		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
+	kill -CONT "$pid"
+	st=0; wait "$pid" || st=$?
+	[ "$st" -eq 4 ]
+	grep -q "rollback INCOMPLETE: coalesce tx-usecs is 50, want 0; the journal is kept" "$NP_TMP/out"
+	[ "$(jq --arg d "$dev" '.devices[] | select(.ifname == $d) | .coalesce.fields["tx-usecs"]' "$MODEL")" -eq 50 ]
+	[ -e "$STATE_DIR/$dev.journal" ]
+}

@@ -132,6 +132,29 @@ teardown() { np_veth_teardown; }
 	done
 }
 
+@test "a journal in a read-only state directory: exit 9 before any write, the device left as it was found" {
+	NETPOLICY_TEST_STOP_AFTER_STEP=1 ip netns exec "$NS" "$NETPOLICY_TEST_BIN" \
+		--state-dir "$STATE_DIR" v0 set throughput 2>/dev/null &
+	PID=$!
+	wait_stopped "$PID"
+	kill -9 "$PID"; wait "$PID" 2>/dev/null || true; PID=
+	mid=$(veth_snapshot)
+	[ "$mid" != "$BEFORE" ]
+	# read-only in the command's own mount namespace (never /run/netpolicy)
+	run ip netns exec "$NS" unshare -m sh -c "
+		mount --bind -o ro '$STATE_DIR' '$STATE_DIR' &&
+		exec '$NETPOLICY' --state-dir '$STATE_DIR' v0 set latency"
+	[ "$status" -eq 9 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"state directory $STATE_DIR cannot be written (Read-only file system)"* ]]
+	[ "$(veth_snapshot)" = "$mid" ]
+	[ -e "$STATE_DIR/v0.journal" ]
+	run npns v0 reset
+	[ "$status" -eq 0 ]
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+	[ ! -e "$STATE_DIR/v0.journal" ]
+}
+
 @test "two sets at once: the second waits for the first, no mixed state" {
 	NETPOLICY_TEST_STOP_AFTER_STEP=0 ip netns exec "$NS" "$NETPOLICY_TEST_BIN" \
 		--state-dir "$STATE_DIR" v0 set throughput 2>/dev/null &
