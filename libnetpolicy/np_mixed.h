@@ -133,6 +133,19 @@ int np_plan_mixed(const struct np_state *st, const struct np_mixed_opts *opts,
  * queues their class policy's values (notes say which); -ENOMEM. */
 int np_plan_mixed_coalesce(const struct np_state *st, const struct np_mixed *m,
 			   struct np_plan *plan);
+/*
+ * NAPI per class (plan/plan_mixed_napi.c), after np_plan_mixed: each NAPI's
+ * deferral from its class's policy where the kernel has per-NAPI config
+ * (else the default class's, device-wide, noted), each threaded NAPI
+ * kthread on its NAPI's IRQ CPUs within its class, else its class's CPUs.
+ */
+void np_plan_mixed_napi(const struct np_state *st, const struct np_plan_base *base,
+			const struct np_mixed *m, struct np_plan *plan);
+/* The class of a NAPI instance: its rx queue's, else its tx queue's, else
+ * the default class; *split: rx and tx queues in different classes;
+ * *orphan: no queue of any class. */
+enum np_class np_mixed_napi_class(const struct np_mixed *m, const struct np_napi_inst *n,
+				  bool *split, bool *orphan);
 
 /* Whether a and b can match the same packet (same flow type, every field
  * both match on equal). */

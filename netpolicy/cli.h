@@ -110,6 +110,8 @@ void cli_jpush(struct cli *c, struct json_object *arr, struct json_object *v);
 int cmd_show(struct cli *c);
 /* show's text of a mixed device's classes (render_mixed.c); nothing for others */
 void render_mixed(FILE *out, struct json_object *dev);
+/* show's NAPI per class of a mixed device into dev's "mixed" (show_napi.c) */
+void cli_mixed_napi(struct cli *c, struct json_object *dev);
 int cmd_set(struct cli *c);
 int cmd_reset(struct cli *c);
 int cmd_policies(struct cli *c);

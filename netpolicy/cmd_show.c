@@ -103,6 +103,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	opts.cpus = cpus[0] ? cpus : NULL;
 	cli_active_mixed_opts(active, &opts, flows);
 	add_mixed(c, active, obj);
+	cli_mixed_napi(c, obj);
 	/* drift null: no plan can be made for the device as it is; out of
 	 * memory is no such answer */
 	if (np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0 &&

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* show's text of a mixed device's classes, from its JSON (netpolicy-json(7)):
  * per class its queues, CPUs, RSS context, the rules netpolicy made with
- * the flows they match (from the device's own rule table) and coalescing. */
+ * the flows they match (from the device's own rule table), coalescing and
+ * its NAPI instances' deferral and kthread CPUs now (show_napi.c). */
 #include <string.h>
 
 #include "cli.h"
@@ -76,6 +77,40 @@ static void render_queue_coal(FILE *out, struct json_object *arr)
 	}
 }
 
+/* "7/0": the distinct values of arr */
+static void values(FILE *out, struct json_object *arr)
+{
+	size_t n = arr ? json_object_array_length(arr) : 0;
+
+	if (!n)
+		fputs("-", out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? "/" : "",
+			json_object_get_string(json_object_array_get_idx(arr, i)));
+}
+
+/* A class's NAPI instances now (show_napi.c): their deferral and kthreads */
+static void render_napi(FILE *out, struct json_object *k)
+{
+	struct json_object *th = get(k, "thread_cpus"), *ids = get(k, "instances");
+	size_t n = ids ? json_object_array_length(ids) : 0;
+
+	if (!n)
+		return;
+	fprintf(out, "  %-15s  napi: %zu instance%s, defer-hard-irqs ", "", n, n == 1 ? "" : "s");
+	values(out, get(k, "defer_hard_irqs"));
+	fputs(", gro-flush-timeout ", out);
+	values(out, get(k, "gro_flush_timeout"));
+	fputs(" ns", out);
+	if (th && json_object_array_length(th)) {
+		fputs(", threads on cpus ", out);
+		for (size_t i = 0; i < json_object_array_length(th); i++)
+			fprintf(out, "%s%s", i ? " " : "",
+				json_object_get_string(json_object_array_get_idx(th, i)));
+	}
+	fputc('\n', out);
+}
+
 void render_mixed(FILE *out, struct json_object *dev)
 {
 	struct json_object *m = get(dev, "mixed"), *flows = get(m, "flows");
@@ -106,6 +141,7 @@ void render_mixed(FILE *out, struct json_object *dev)
 		else
 			fprintf(out, "coalescing %s-wide\n",
 				json_object_get_string(get(m, "coalesce")));
+		render_napi(out, get(get(m, "napi"), name));
 		for (size_t i = 0; rules && i < json_object_array_length(rules); i++) {
 			long long loc = json_object_get_int64(json_object_array_get_idx(rules, i));
 

@@ -407,10 +407,14 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	plan_rings(p, st, base, nq, plan);
 	np_plan_coalesce(p, st, plan);
 	np_plan_queue_coalesce(plan);
-	np_plan_napi(p, st, base, plan);
-	np_plan_napi_config(p, st, base, plan);
+	/* mixed: NAPI per class, once the classes are made (below) */
+	if (!plan->mixed) {
+		np_plan_napi(p, st, base, plan);
+		np_plan_napi_config(p, st, base, plan);
+	}
 	plan_irqs(st, &o, nq, base, plan);
-	np_plan_napi_threads(st, &o, nq, plan);
+	if (!plan->mixed)
+		np_plan_napi_threads(st, &o, nq, plan);
 	r = np_plan_xps(st, &o, nq, plan);
 	if (r < 0)
 		goto out;
@@ -424,6 +428,7 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 			np_cpu_order_clear(&o);
 			return r;
 		}
+		np_plan_mixed_napi(st, base, &plan->mixed->m, plan);
 	}
 	if (opts && opts->drop)
 		np_plan_keep(plan, st, opts->drop);
