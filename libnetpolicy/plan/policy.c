@@ -143,7 +143,7 @@ static const struct np_policy policies[] = {
 		.why_rings = "as throughput: the driver's own size, raised to hold a queue's share of the link for one rx-usecs interval",
 		.why_rss = "the main indirection table over the default class's queues only; an RSS context per other class over its queues where the driver has contexts",
 		.why_steering = "ntuple rules steer each class's flows to its RSS context (or, without contexts, to one of its queues); XPS per class, and xps_rxqs for the latency class so a socket sends on the queue pair it receives on; RPS and RFS off (RFS would move flows off their class's CPUs, accelerated RFS adds filters of its own)",
-		.why_napi = "the device's own (pristine) values",
+		.why_napi = "per class where the kernel has per-NAPI config (napi-set, 6.13): the latency class the latency policy's (no deferral), the cpu class the cpu policy's, the throughput class the device's own values; else one device-wide value, the default class's; threaded NAPI kthreads on their class's CPUs",
 	},
 };
 
