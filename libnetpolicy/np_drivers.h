@@ -90,6 +90,10 @@ struct np_driver {
 	bool no_ntuple;			/* no ntuple filters (no SRXCLSRLINS) */
 	uint32_t ntuple_types;		/* bit n: its rules take flow_type n; 0 unknown */
 	bool ntuple_vlan;		/* takes a VLAN id match (FLOW_EXT vlan_tci) */
+	/* places rules itself and takes no other location than RX_CLS_LOC_ANY
+	 * (reports RX_CLS_LOC_SPECIAL in ETHTOOL_GRXCLSRLCNT); the location it
+	 * returns is a slot its filter table's hash picked */
+	bool ntuple_loc_any;
 	bool no_rss_ctx;		/* no extra RSS contexts (rules target a queue) */
 	uint32_t rss_ctx_max;		/* context ids are below it, 0 unknown */
 	uint32_t ntuple_size;		/* rule locations, 0 unknown (or hardware-dependent) */

@@ -68,7 +68,7 @@ int np_engine_read(struct np_engine *e, struct np_state **cur, enum np_phase pha
 /* Journal, converge to goal, verify; on failure roll back.  commit: the
  * record changes once it succeeded. */
 int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
-		  const char *what, const struct np_commit *commit, struct np_error *err);
+		  const char *what, struct np_commit *commit, struct np_error *err);
 /* Converge without a journal (recovery); in an apply of a policy's plan,
  * the knobs after a queue-reopening step converge to the plan refined from
  * the device as that step left it (e->refined). */

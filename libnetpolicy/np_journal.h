@@ -37,6 +37,11 @@ int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct
 /* "start|done STEP KNOB WHAT"; a "start" is synced before the step is made. */
 int np_journal_mark(struct np_journal *j, const char *event, unsigned step, const char *knob,
 		    const char *what, struct np_error *err);
+/* The policy record as the run made it (the locations the driver chose for
+ * rules it placed): "policy JSON", synced; recovery of a committed run
+ * records this one rather than the header's. */
+int np_journal_policy(struct np_journal *j, const struct np_policy_record *rec,
+		      struct np_error *err);
 /* The device part is done: "commit", synced.  From here the run counts. */
 int np_journal_commit(struct np_journal *j, struct np_error *err);
 /* Make the record changes and remove the journal; frees j. */

@@ -101,6 +101,13 @@ struct np_mixed_record {
 void np_mixed_record_from_plan(const struct np_mixed_plan *mp, struct np_mixed_record *ret);
 /* What it says netpolicy made: the rules and contexts a plan may replace. */
 void np_mixed_record_owned(const struct np_mixed_record *r, struct np_owned *ret);
+/* The rules of r planned at RX_CLS_LOC_ANY (the driver places them): the
+ * locations the driver gave them, found on the device (cur) by content
+ * among the rules at locations goal (the plan's target) does not name, one
+ * device rule per planned rule (apply/owned_rules.c).  Returns how many
+ * it resolved; those it cannot find stay RX_CLS_LOC_ANY. */
+unsigned np_mixed_record_resolve(struct np_mixed_record *r, const struct np_state *cur,
+				 const struct np_state *goal);
 /* "latency=1,throughput=2,cpu=1": the weights of its classes, every class. */
 void np_mixed_record_weights(const struct np_mixed_record *r, char *buf, size_t len);
 /* JSON both ways (apply/records_mixed.c): {"flows": [TEXT...], "default":

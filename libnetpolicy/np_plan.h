@@ -74,7 +74,8 @@ struct np_step {
 
 struct np_note {
 	const char *knob;
-	char text[200];
+	char text[320];
+	bool warning;		/* the user should act: set says it on stderr */
 };
 
 /*
@@ -130,6 +131,8 @@ extern const struct np_knob np_knob_features, np_knob_rss_early, np_knob_channel
 	np_knob_napi_config, np_knob_napi_threads, np_knob_xps,
 	np_knob_rps, np_knob_rfs, np_knob_sysctl, np_knob_ntuple_delete, np_knob_rss_ctx_delete,
 	np_knob_rss_ctx, np_knob_ntuple;
+/* Two rules equal but for their location (plan/knob/steer.c). */
+bool np_rule_same_content(const struct np_rule *a, const struct np_rule *b);
 
 /* The knobs in apply order; NULL-terminated. */
 extern const struct np_knob *const np_knobs[];
@@ -158,6 +161,9 @@ int np_plan_add_bool(struct np_plan *plan, const char *what, bool before, bool a
 int np_plan_add_cpus(struct np_plan *plan, const char *what, const struct np_cpumask *before,
 		     const struct np_cpumask *after);
 int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A note the user should act on ("warning": true in the plan's JSON). */
+int np_plan_warn(struct np_plan *plan, const char *knob, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* One step for a group of counts written in one request (channels, rings):
  * a change for each count that differs, nothing when none does. */

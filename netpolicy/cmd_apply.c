@@ -50,10 +50,31 @@ static struct json_object *dropped_json(struct cli *c, const struct np_apply_res
 	return arr;
 }
 
+/* The plan's warnings (a conflict with a foreign ntuple rule) on stderr,
+ * whatever came of the apply, --quiet or not: the device does what the
+ * user asked only in part.  --json has them in the notes ("warning"). */
+static void print_warnings(struct cli *c, struct json_object *plan_json)
+{
+	struct json_object *notes, *n, *v;
+
+	if (c->json || !plan_json || !json_object_object_get_ex(plan_json, "notes", &notes))
+		return;
+	for (size_t i = 0; i < json_object_array_length(notes); i++) {
+		n = json_object_array_get_idx(notes, i);
+		if (!json_object_object_get_ex(n, "warning", &v) || !json_object_get_boolean(v))
+			continue;
+		fprintf(stderr, "netpolicy: %s: warning: %s: %s\n", c->device,
+			json_object_object_get_ex(n, "knob", &v) ? json_object_get_string(v) : "",
+			json_object_object_get_ex(n, "note", &v) ? json_object_get_string(v) : "");
+	}
+}
+
 int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		     const struct np_apply_result *res, const struct np_error *err)
 {
 	int rc = NP_EXIT_OK;
+
+	print_warnings(c, plan_json);
 
 	if (np_apply_result_changed(res))
 		c->changed = true;

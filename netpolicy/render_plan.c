@@ -90,6 +90,9 @@ void render_plan(FILE *out, struct json_object *plan, const char *verb)
 	for (size_t i = 0; i < nnotes; i++) {
 		struct json_object *n = json_object_array_get_idx(notes, i);
 
-		fprintf(out, "  %s: %s\n", str(n, "knob"), str(n, "note"));
+		struct json_object *w = get(n, "warning");
+
+		fprintf(out, "  %s%s: %s\n", w && json_object_get_boolean(w) ? "warning: " : "",
+			str(n, "knob"), str(n, "note"));
 	}
 }

@@ -282,7 +282,7 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 }
 
 int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
-		  const char *what, const struct np_commit *commit, struct np_error *err)
+		  const char *what, struct np_commit *commit, struct np_error *err)
 {
 	struct np_state *before = NULL;
 	struct np_error jerr;
@@ -314,6 +314,13 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	if (r >= 0)
 		r = np_engine_verify(e, cur, before, e->refined ? e->refined->target : goal,
 				     NP_PHASE_VERIFY, err);
+	/* Rules the driver placed (RX_CLS_LOC_ANY): the record names where
+	 * they went, on disk before "commit" (apply/owned_rules.c); a kill
+	 * before it rolls back to the header's state, which has none of them */
+	if (r >= 0 && commit->policy == NP_REC_SET && commit->policy_rec.has_mixed &&
+	    np_mixed_record_resolve(&commit->policy_rec.mixed, *cur,
+				    e->refined ? e->refined->target : goal))
+		r = np_journal_policy(e->journal, &commit->policy_rec, err);
 	/* The run counts once "commit" is on disk; if it cannot be, undo it. */
 	if (r >= 0)
 		r = np_journal_commit(e->journal, err);

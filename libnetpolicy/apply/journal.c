@@ -158,6 +158,36 @@ int np_journal_mark(struct np_journal *j, const char *event, unsigned step, cons
 	return append(j, line, (size_t)n, !strcmp(event, "start"), err);
 }
 
+int np_journal_policy(struct np_journal *j, const struct np_policy_record *rec,
+		      struct np_error *err)
+{
+	struct json_object *v = NULL;
+	const char *text;
+	char *line;
+	size_t n;
+	int r;
+
+	if (np_policy_record_to_json(rec, &v) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	text = np_json_text(v, JSON_C_TO_STRING_PLAIN);
+	n = strlen(text);
+	line = malloc(n + 9);
+	if (!line) {
+		json_object_put(v);
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	}
+	memcpy(line, "policy ", 7);
+	memcpy(line + 7, text, n);
+	line[n + 7] = '\n';
+	r = append(j, line, n + 8, true, err);
+	free(line);
+	/* what np_journal_finish records, as the line says */
+	if (r >= 0 && json_object_object_add(j->commit, "policy", json_object_get(v)) < 0)
+		r = np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	json_object_put(v);
+	return r;
+}
+
 int np_journal_commit(struct np_journal *j, struct np_error *err)
 {
 	return append(j, "commit\n", 7, true, err);
@@ -212,9 +242,10 @@ static const char *mark_rest(const char *line, const char *word)
 	return line + len;
 }
 
-/* Lines after the header: marks, at most one "commit" (last); a torn last
- * line is a crash during its write, anything else is damage. */
-static int parse_marks(char *p, struct np_journal_info *info)
+/* Lines after the header: marks, "policy JSON" lines (the last counts),
+ * at most one "commit" (last); a torn last line is a crash during its
+ * write, anything else is damage. */
+static int parse_marks(char *p, struct np_journal_info *info, const char **policy)
 {
 	snprintf(info->last, sizeof(info->last), "before the first step");
 	while (p && *p) {
@@ -228,6 +259,8 @@ static int parse_marks(char *p, struct np_journal_info *info)
 			return -EINVAL;
 		if (!strcmp(p, "commit")) {
 			info->committed = true;
+		} else if (!strncmp(p, "policy ", 7)) {
+			*policy = p + 7;
 		} else if ((rest = mark_rest(p, "start ")) || (rest = mark_rest(p, "done "))) {
 			snprintf(info->last, sizeof(info->last), "%s step %s",
 				 p[0] == 's' ? "in" : "after", rest);
@@ -242,8 +275,9 @@ static int parse_marks(char *p, struct np_journal_info *info)
 int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_error *err)
 {
 	struct np_journal_info info = { 0 };
-	struct json_object *hdr = NULL, *v, *before;
+	struct json_object *hdr = NULL, *v, *before, *resolved;
 	char what[PATH_MAX + 32], *text, *nl;
+	const char *policy = NULL;
 	long long x = 0;
 	int r;
 
@@ -257,8 +291,17 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 	r = np_json_parse_strict(text, strlen(text), what, &hdr, err);
 	if (r >= 0)
 		r = np_json_check_format(hdr, JOURNAL_FORMAT, JOURNAL_VERSION, what, err);
-	if (r >= 0 && parse_marks(nl ? nl + 1 : NULL, &info) < 0)
+	if (r >= 0 && parse_marks(nl ? nl + 1 : NULL, &info, &policy) < 0)
 		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: damaged step marks", what);
+	if (r >= 0 && policy) {
+		r = np_json_parse_strict(policy, strlen(policy), what, &resolved, err);
+		if (r >= 0 && (!json_object_object_get_ex(hdr, "commit", &v) ||
+			       !json_object_is_type(v, json_type_object) ||
+			       json_object_object_add(v, "policy", resolved) < 0)) {
+			json_object_put(resolved);
+			r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad commit", what);
+		}
+	}
 	free(text);
 	if (r >= 0 && (!json_object_object_get_ex(hdr, "ifindex", &v) ||
 		       !json_object_is_type(v, json_type_int) ||

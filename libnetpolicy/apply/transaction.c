@@ -99,8 +99,12 @@ static int apply_commit(struct np_engine *e, const struct np_state *cur, const s
 		/* the mixed policy's classes and what netpolicy makes for them:
 		 * the rules and contexts it may remove later */
 		c->policy_rec.has_mixed = plan->mixed != NULL;
-		if (plan->mixed)
+		if (plan->mixed) {
 			np_mixed_record_from_plan(plan->mixed, &c->policy_rec.mixed);
+			/* rules the driver placed that are there already (a set
+			 * again): the record names them where they are */
+			np_mixed_record_resolve(&c->policy_rec.mixed, cur, plan->target);
+		}
 		if (has_rec && same_record(&rec, &c->policy_rec))
 			c->policy = NP_REC_KEEP;
 	}

@@ -142,6 +142,16 @@ static const struct np_coal_range gve_ranges[] = {
  * location below MAX_NUM_OF_ETHTOOL_RULES (1024); FLOW_RSS rules go to an
  * RSS context (flow_get_tirn()).  en_ethtool.c: rxfh_max_num_contexts
  * MLX5E_MAX_NUM_RSS (16); no per-queue coalescing op.
+ * sfc: drivers/net/ethernet/sfc/ethtool_common.c, efx_ethtool_get_rxnfc():
+ * ETHTOOL_GRXCLSRLCNT reports efx_filter_get_rx_id_limit() with
+ * RX_CLS_LOC_SPECIAL or'ed in; efx_ethtool_set_class_rule(): "Check that
+ * user wants us to choose the location" (any location but RX_CLS_LOC_ANY:
+ * -EINVAL), TCP/UDP over IPv4 and IPv6, IPV4_USER_FLOW, IPV6_USER_FLOW and
+ * ETHER_FLOW, FLOW_RSS to a context; the filter id efx_filter_insert_filter()
+ * returns is written back as rule->location (mcdi_filter_table.c,
+ * efx_mcdi_filter_insert(): a slot of a hash table, probed on collision),
+ * and a filter of equal match is replaced (replace_equal true).  A VLAN id
+ * with m_ext.vlan_tci 0xfff (EFX_FILTER_MATCH_OUTER_VID).
  * e1000e (drivers/net/ethernet/intel/e1000e/ethtool.c) and veth
  * (drivers/net/veth.c) have no set_rxnfc: no ntuple filters. */
 #define IP_TYPES (NP_FLOW_BIT(TCP_V4_FLOW) | NP_FLOW_BIT(UDP_V4_FLOW) | \
@@ -149,6 +159,7 @@ static const struct np_coal_range gve_ranges[] = {
 		  NP_FLOW_BIT(IPV4_USER_FLOW) | NP_FLOW_BIT(IPV6_USER_FLOW))
 #define ICE_NTUPLE "drivers/net/ethernet/intel/ice/ice_ethtool_fdir.c"
 #define MLX5_NTUPLE "drivers/net/ethernet/mellanox/mlx5/core/en_fs_ethtool.c"
+#define SFC_NTUPLE "drivers/net/ethernet/sfc/ethtool_common.c"
 
 static const struct np_driver drivers[] = {
 	{
@@ -194,6 +205,11 @@ static const struct np_driver drivers[] = {
 		.irq_names = "mlx5_comp<n>@pci:<BDF>", .irq_naming = NP_IRQN_PCI,
 		.ntuple_file = MLX5_NTUPLE, .ntuple_types = IP_TYPES | NP_FLOW_BIT(ETHER_FLOW),
 		.ntuple_vlan = true, .rss_ctx_max = 16, .ntuple_size = 1024,
+	},
+	{
+		.name = "sfc", .ethtool_file = SFC_NTUPLE,
+		.ntuple_file = SFC_NTUPLE, .ntuple_loc_any = true, .ntuple_vlan = true,
+		.ntuple_types = IP_TYPES | NP_FLOW_BIT(ETHER_FLOW),
 	},
 	/* drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_set_coalesce():
 	 * adaptive-rx is DIM (BNXT_FLAG_DIM); a request that turns it off jumps

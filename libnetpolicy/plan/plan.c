@@ -153,19 +153,40 @@ int np_plan_add_counts(struct np_plan *plan, const struct np_knob *knob,
 	return 0;
 }
 
-int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
+static int vnote(struct np_plan *plan, bool warning, const char *knob, const char *fmt,
+		 va_list ap)
 {
 	struct np_note *n;
-	va_list ap;
 
 	if (grow((void **)&plan->notes, &plan->n_notes, &plan->cap_notes, sizeof(*n)) < 0)
 		return -ENOMEM;
 	n = &plan->notes[plan->n_notes - 1];
 	n->knob = knob;
-	va_start(ap, fmt);
+	n->warning = warning;
 	vsnprintf(n->text, sizeof(n->text), fmt, ap);
-	va_end(ap);
 	return 0;
+}
+
+int np_plan_note(struct np_plan *plan, const char *knob, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vnote(plan, false, knob, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int np_plan_warn(struct np_plan *plan, const char *knob, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vnote(plan, true, knob, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 /* Add v (consumed) under key of o; false when o, v or the add failed
@@ -242,7 +263,9 @@ int np_plan_to_json(const struct np_plan *plan, struct json_object **ret)
 		struct json_object *no = json_object_new_object();
 
 		ok = put(no, "knob", json_object_new_string(plan->notes[i].knob)) &&
-		     put(no, "note", json_object_new_string(plan->notes[i].text));
+		     put(no, "note", json_object_new_string(plan->notes[i].text)) &&
+		     (!plan->notes[i].warning ||
+		      put(no, "warning", json_object_new_boolean(true)));
 		if (ok)
 			ok = push(notes, no);	/* consumes no */
 		else

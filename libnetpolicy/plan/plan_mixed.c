@@ -24,7 +24,8 @@
  *   itself (RX_CLS_LOC_SPECIAL); elsewhere the highest free location, as
  *   ethtool(8) does, so that rules already there keep precedence.
  * - Foreign rules and contexts (not in opts' owned lists) stay as they are;
- *   a flow that overlaps a foreign rule is reported.
+ *   a flow that overlaps a foreign rule is a warning, one with the same
+ *   match an error (conflicts()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -252,8 +253,63 @@ static int free_location(const struct np_steer *s, uint32_t *ret)
 	return -ENOSPC;
 }
 
-static void note_conflicts(struct np_plan *plan, const struct np_steer *foreign, unsigned n_foreign,
-			   const struct np_rule *r, const char *flow)
+/* The same match as b, value for value: a rule that takes exactly its
+ * packets (the action and the location aside). */
+static bool same_match(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b)
+{
+	const unsigned char *ha = (const void *)&a->h_u, *hb = (const void *)&b->h_u;
+	const unsigned char *ma = (const void *)&a->m_u, *mb = (const void *)&b->m_u;
+	const uint32_t strip = FLOW_RSS;
+
+	if ((a->flow_type & ~strip) != (b->flow_type & ~strip) || memcmp(ma, mb, sizeof(a->m_u)))
+		return false;
+	for (size_t i = 0; i < sizeof(a->h_u); i++)
+		if ((ha[i] ^ hb[i]) & ma[i])
+			return false;
+	return !(a->flow_type & FLOW_EXT) ||
+	       (a->m_ext.vlan_tci == b->m_ext.vlan_tci &&
+		!((a->h_ext.vlan_tci ^ b->h_ext.vlan_tci) & a->m_ext.vlan_tci));
+}
+
+/* One of netpolicy's rules on the device with r's content: r is in place
+ * already.  The target's first n_foreign rules are the device's without
+ * netpolicy's (the planner dropped those the record names), so netpolicy's
+ * are the device's rules at a location none of those has. */
+static bool in_place(const struct np_state *st, const struct np_steer *foreign,
+		     unsigned n_foreign, const struct np_rule *r)
+{
+	const struct np_steer *d = &st->dev.steer;
+
+	for (unsigned i = 0; i < d->n_rules; i++) {
+		bool theirs = false;
+
+		for (unsigned k = 0; k < n_foreign && !theirs; k++)
+			theirs = foreign->rules[k].fs.location == d->rules[i].fs.location;
+		if (!theirs && np_rule_same_content(&d->rules[i], r))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A foreign rule whose match overlaps one of ours is a warning (set says it
+ * on stderr, plan and --dry-run list it): some of the flow's packets go
+ * where its owner said, which may be deliberate, and the rest of the plan
+ * stands.  One with exactly our match is an error, nothing changed, unless
+ * ours is in place already (check and a set again keep working): every
+ * packet of the flow is the foreign rule's, and inserting ours is harmful
+ * on every driver here - sfc replaces a filter of equal match
+ * (efx_ethtool_set_class_rule() calls efx_filter_insert_filter() with
+ * replace_equal true), so netpolicy would destroy a rule it does not own;
+ * ice refuses a duplicate (ice_ethtool_fdir.c ice_add_fdir_ethtool():
+ * ice_fdir_is_dup_fltr(), -EINVAL), a rollback.  What mlx5 makes of two
+ * equal matches (en_fs_ethtool.c) was not checked here; the error does not
+ * rest on it: the packets are the foreign rule's owner's to steer.
+ */
+static int conflicts(struct np_plan *plan, const struct np_state *st,
+		     const struct np_steer *foreign,
+		     unsigned n_foreign, const struct np_rule *r, const char *flow,
+		     struct np_error *err)
 {
 	for (unsigned i = 0; i < n_foreign; i++) {
 		const struct np_rule *f = &foreign->rules[i];
@@ -263,11 +319,20 @@ static void note_conflicts(struct np_plan *plan, const struct np_steer *foreign,
 			continue;
 		if (np_flow_rule_format(&f->fs, text, sizeof(text)) < 0)
 			snprintf(text, sizeof(text), "flow type %u", f->fs.flow_type);
-		np_plan_note(plan, "ntuple", "conflict: flow %s overlaps the foreign rule at location "
-			     "%u (%s), which %s; netpolicy leaves it as it is", flow,
-			     f->fs.location, text, f->fs.location < r->fs.location ||
-			     r->fs.location == RX_CLS_LOC_ANY ? "matches first" : "matches after ours");
+		if (same_match(&f->fs, &r->fs) && !in_place(st, foreign, n_foreign, r))
+			return np_err(err, -EEXIST, NP_PHASE_PLAN, "ntuple", "flow %s: the foreign "
+				      "rule at location %u has the same match (%s): its packets are "
+				      "that rule's, and netpolicy does not touch it; delete it "
+				      "(ethtool -N %s delete %u) or leave this flow out", flow,
+				      f->fs.location, text, st->dev.ifname, f->fs.location);
+		if (np_plan_warn(plan, "ntuple", "conflict: flow %s overlaps the foreign rule at "
+				 "location %u (%s), which %s; netpolicy leaves it as it is", flow,
+				 f->fs.location, text, f->fs.location < r->fs.location ||
+				 r->fs.location == RX_CLS_LOC_ANY ? "matches first" :
+				 "matches after ours") < 0)
+			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	}
+	return 0;
 }
 
 static int plan_steering(const struct np_state *st, const struct np_mixed_opts *o,
@@ -338,7 +403,9 @@ static int plan_steering(const struct np_state *st, const struct np_mixed_opts *
 			else if (free_location(s, &rule.fs.location) < 0)
 				return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple",
 					      "flow %s: the %u-rule ntuple table is full", text, s->size);
-			note_conflicts(plan, s, n_foreign, &rule, text);
+			r = conflicts(plan, st, s, n_foreign, &rule, text, err);
+			if (r < 0)
+				return r;
 			if (k->n_rules >= NP_MIXED_OWNED_MAX)
 				return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple", "class %s: more "
 					      "than %d rules", np_class_name(fl->cls),

@@ -8,7 +8,11 @@
  * - a flow type, VLAN match or FLOW_RSS the driver does not take: -EINVAL
  *   (np_driver_rule_check(), from the driver source the table cites);
  * - RX_CLS_LOC_ANY: only where the driver places rules itself
- *   (RX_CLS_LOC_SPECIAL), else -EINVAL; a location beyond the table:
+ *   (RX_CLS_LOC_SPECIAL), else -EINVAL; such a driver in the table that
+ *   takes nothing else (sfc, efx_ethtool_set_class_rule()) refuses a
+ *   location with -EINVAL, and puts the rule where the hash of its match
+ *   says, probing on (efx_mcdi_filter_insert()), so its choice is neither
+ *   the lowest nor the highest free location; a location beyond the table:
  *   -EINVAL; a full table: -ENOSPC.  A location in use is replaced, as
  *   mlx5 (mlx5e_ethtool_flow_replace()) and ice (ice_update_ethtool_fdir_entry())
  *   do: netpolicy must never ask for one, the planner checks;
@@ -117,6 +121,28 @@ static int lowest_free(const struct np_steer *s, uint32_t *ret)
 	return -ENOSPC;
 }
 
+/* A free slot from the hash of the rule's match (FNV-1a), probing on. */
+static int hashed_free(const struct np_steer *s, const struct ethtool_rx_flow_spec *fs,
+		       uint32_t *ret)
+{
+	const unsigned char *p = (const void *)&fs->h_u;
+	uint32_t h = 2166136261u ^ fs->flow_type;
+
+	if (!s->size)
+		return -ENOSPC;
+	for (size_t i = 0; i < sizeof(fs->h_u); i++)
+		h = (h ^ p[i]) * 16777619u;
+	for (uint32_t k = 0; k < s->size; k++) {
+		uint32_t loc = (h + k) % s->size;
+
+		if (!np_steer_rule(s, loc)) {
+			*ret = loc;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
 static int rule_insert(struct np_dev *d, const struct np_driver *drv, bool ignore, void *arg,
 		       char *why, size_t len)
 {
@@ -138,8 +164,11 @@ static int rule_insert(struct np_dev *d, const struct np_driver *drv, bool ignor
 	if (r.fs.location == RX_CLS_LOC_ANY) {
 		if (!s->special)
 			return FAIL(-EINVAL, "driver takes rules at locations only");
-		if (lowest_free(s, &r.fs.location) < 0)
+		if ((drv && drv->ntuple_loc_any ? hashed_free(s, &r.fs, &r.fs.location) :
+		     lowest_free(s, &r.fs.location)) < 0)
 			return FAIL(-ENOSPC, "rule table full");
+	} else if (drv && drv->ntuple_loc_any) {
+		return FAIL(-EINVAL, "driver %s chooses rule locations itself", drv->name);
 	} else if (r.fs.location >= s->size) {
 		return FAIL(-EINVAL, "location %u beyond the %u-rule table", r.fs.location, s->size);
 	}

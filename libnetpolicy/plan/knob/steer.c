@@ -9,6 +9,14 @@
  * never touched, so foreign rules and contexts (kept in every target by
  * the planner and in every snapshot) are never written; rollback and reset
  * are the same diff towards the saved state.
+ *
+ * A rule planned at RX_CLS_LOC_ANY (a driver that places rules itself,
+ * RX_CLS_LOC_SPECIAL: sfc's efx_ethtool_set_class_rule() refuses any other
+ * location and returns the filter id it chose) has no location to compare
+ * by: it is there when the device has a rule of the same content (match,
+ * action, context) at a location the goal does not name, one such rule per
+ * planned one.  Its step's index is its position in the goal's rule array
+ * (fields ANY_BY_INDEX), since every such rule has the same location.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +27,51 @@ static bool same_rule(const struct np_rule *a, const struct np_rule *b)
 {
 	return a && b && !memcmp(&a->fs, &b->fs, sizeof(a->fs)) &&
 	       (!(a->fs.flow_type & FLOW_RSS) || a->rss_context == b->rss_context);
+}
+
+/* Equal but for the location: what a driver that chose it gives back. */
+bool np_rule_same_content(const struct np_rule *a, const struct np_rule *b)
+{
+	struct ethtool_rx_flow_spec x = a->fs, y = b->fs;
+
+	x.location = y.location = 0;
+	return !memcmp(&x, &y, sizeof(x)) &&
+	       (!(x.flow_type & FLOW_RSS) || a->rss_context == b->rss_context);
+}
+
+#define ANY_BY_INDEX 1u
+
+/* How many of set's rules at RX_CLS_LOC_ANY (any: true) or at a location
+ * other's rules do not name (any: false) have r's content, among the first
+ * `upto` of them. */
+static unsigned count_like(const struct np_steer *set, const struct np_steer *other,
+			   const struct np_rule *r, bool any, unsigned upto)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < upto && i < set->n_rules; i++) {
+		const struct np_rule *x = &set->rules[i];
+
+		if (any ? x->fs.location != RX_CLS_LOC_ANY :
+			  x->fs.location == RX_CLS_LOC_ANY || np_steer_rule(other, x->fs.location))
+			continue;
+		n += np_rule_same_content(x, r);
+	}
+	return n;
+}
+
+/* a's rule i, at a location b does not name: one of b's LOC_ANY rules? */
+static bool placed_any(const struct np_steer *a, unsigned i, const struct np_steer *b)
+{
+	return count_like(a, b, &a->rules[i], false, i) <
+	       count_like(b, a, &a->rules[i], true, b->n_rules);
+}
+
+/* b's LOC_ANY rule i: does a have it, at a location b does not name? */
+static bool have_any(const struct np_steer *a, const struct np_steer *b, unsigned i)
+{
+	return count_like(b, a, &b->rules[i], true, i) <
+	       count_like(a, b, &b->rules[i], false, a->n_rules);
 }
 
 static bool same_ctx(const struct np_rss_ctx *a, const struct np_rss_ctx *b)
@@ -52,8 +105,11 @@ static struct np_value ctx_value(const struct np_rss_ctx *c)
 
 static void rule_what(char *buf, size_t len, const struct np_rule *r)
 {
-	snprintf(buf, len, "rule %u %s", r->fs.location,
-		 r->fs.flow_type & FLOW_RSS ? "context" : "queue");
+	if (r->fs.location == RX_CLS_LOC_ANY)
+		snprintf(buf, len, "rule any %s", r->fs.flow_type & FLOW_RSS ? "context" : "queue");
+	else
+		snprintf(buf, len, "rule %u %s", r->fs.location,
+			 r->fs.flow_type & FLOW_RSS ? "context" : "queue");
 }
 
 static bool usable(const struct np_steer *a, const struct np_steer *b)
@@ -73,7 +129,7 @@ static int diff_rules_delete(struct np_plan *plan, const struct np_state *from,
 		const struct np_rule *r = &a->rules[i], *n = np_steer_rule(b, r->fs.location);
 		struct np_value x = rule_target(r), none = { .kind = NP_VAL_NONE };
 
-		if (same_rule(r, n))
+		if (same_rule(r, n) || (!n && placed_any(a, i, b)))
 			continue;
 		rule_what(what, sizeof(what), r);
 		if (np_plan_add_step(plan, &np_knob_ntuple_delete, (int)r->fs.location, 0) < 0 ||
@@ -95,10 +151,13 @@ static int diff_rules_insert(struct np_plan *plan, const struct np_state *from,
 		const struct np_rule *r = &b->rules[i], *o = np_steer_rule(a, r->fs.location);
 		struct np_value x = { .kind = NP_VAL_NONE }, y = rule_target(r);
 
-		if (same_rule(r, o) || r->fs.location == RX_CLS_LOC_ANY)
+		bool any = r->fs.location == RX_CLS_LOC_ANY;
+
+		if (any ? have_any(a, b, i) : same_rule(r, o))
 			continue;
 		rule_what(what, sizeof(what), r);
-		if (np_plan_add_step(plan, &np_knob_ntuple, (int)r->fs.location, 0) < 0 ||
+		if (np_plan_add_step(plan, &np_knob_ntuple, any ? (int)i : (int)r->fs.location,
+				     any ? ANY_BY_INDEX : 0) < 0 ||
 		    np_plan_add_change(plan, what, &x, &y) < 0)
 			return -ENOMEM;
 	}
@@ -161,9 +220,15 @@ static int apply_rule_insert(struct np_backend *be, const struct np_state *cur,
 			     const struct np_state *to, const struct np_step *step,
 			     struct np_error *err)
 {
-	const struct np_rule *r = np_steer_rule(&to->dev.steer, (uint32_t)step->index);
+	const struct np_steer *s = &to->dev.steer;
+	const struct np_rule *r;
 	uint32_t loc;
 
+	if (step->fields & ANY_BY_INDEX)
+		r = step->index >= 0 && (unsigned)step->index < s->n_rules ?
+		    &s->rules[step->index] : NULL;
+	else
+		r = np_steer_rule(s, (uint32_t)step->index);
 	if (!r)
 		return 0;
 	return be->ops->rule_insert(be, &cur->dev, r, &loc, err);

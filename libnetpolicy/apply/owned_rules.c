@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Where the driver put the rules netpolicy asked it to place.  A driver that
+ * reports RX_CLS_LOC_SPECIAL in ETHTOOL_GRXCLSRLCNT takes RX_CLS_LOC_ANY and
+ * writes the location it chose back into the ETHTOOL_SRXCLSRLINS request
+ * (include/uapi/linux/ethtool.h: "On return, fs.location is the actual rule
+ * location"; net/ethtool/ioctl.c ethtool_set_rxnfc() copies it back; sfc's
+ * efx_ethtool_set_class_rule() sets rule->location to the filter id).  The
+ * policy record must name that location, or reset and the next set could
+ * not tell netpolicy's rule from a foreign one: it is read back from the
+ * device by content once the run converged (and before a no-op set decides
+ * whether the record changes), so it holds whatever way the location came
+ * back.
+ */
+#include "np_mixed.h"
+#include "np_state.h"
+
+/* The class a planned rule belongs to: its context, or its queue. */
+static struct np_class_record *class_of(struct np_mixed_record *r, const struct np_rule *g)
+{
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
+		struct np_class_record *cr = &r->cls[c];
+
+		if (!cr->used)
+			continue;
+		if (g->fs.flow_type & FLOW_RSS ? cr->rss_context && cr->rss_context == g->rss_context :
+		    g->fs.ring_cookie >= cr->q_first && g->fs.ring_cookie < cr->q_first + cr->n_q)
+			return cr;
+	}
+	return NULL;
+}
+
+static bool set_first_any(struct np_class_record *cr, uint32_t loc)
+{
+	for (unsigned i = 0; i < cr->n_rules; i++)
+		if (cr->rules[i] == RX_CLS_LOC_ANY) {
+			cr->rules[i] = loc;
+			return true;
+		}
+	return false;
+}
+
+unsigned np_mixed_record_resolve(struct np_mixed_record *r, const struct np_state *cur,
+				 const struct np_state *goal)
+{
+	const struct np_steer *g = &goal->dev.steer, *d = &cur->dev.steer;
+	uint32_t claimed_loc[NP_CLASS__COUNT * NP_MIXED_OWNED_MAX];
+	unsigned n_claimed = 0, n = 0;
+
+	/* what an earlier pass resolved is taken: a second pass (after the
+	 * run, having resolved the rules already there before it) must not
+	 * give one device rule to two planned ones */
+	for (int c = 0; c < NP_CLASS__COUNT; c++)
+		for (unsigned i = 0; r->cls[c].used && i < r->cls[c].n_rules; i++)
+			if (r->cls[c].rules[i] != RX_CLS_LOC_ANY)
+				claimed_loc[n_claimed++] = r->cls[c].rules[i];
+	for (unsigned i = 0; i < g->n_rules; i++) {
+		const struct np_rule *want = &g->rules[i];
+		struct np_class_record *cr;
+
+		if (want->fs.location != RX_CLS_LOC_ANY || !(cr = class_of(r, want)))
+			continue;
+		for (unsigned k = 0; k < d->n_rules; k++) {
+			const struct np_rule *have = &d->rules[k];
+			bool taken = false;
+
+			if (have->fs.location == RX_CLS_LOC_ANY || np_steer_rule(g, have->fs.location) ||
+			    !np_rule_same_content(have, want))
+				continue;
+			for (unsigned j = 0; j < n_claimed; j++)
+				taken |= claimed_loc[j] == have->fs.location;
+			if (taken)
+				continue;
+			if (n_claimed < NP_CLASS__COUNT * NP_MIXED_OWNED_MAX)
+				claimed_loc[n_claimed++] = have->fs.location;
+			n += set_first_any(cr, have->fs.location);
+			break;
+		}
+	}
+	return n;
+}
