@@ -31,9 +31,12 @@ struct np_commit {
 
 struct np_journal;
 
+/* intent: the ntuple rules the run may insert (their locations ordinal:
+ * a driver that places rules itself says where only after the insert), in
+ * the header as "intent"; NULL or empty: none. */
 int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct np_state *before,
-		     const char *what, const struct np_commit *commit, struct np_journal **ret,
-		     struct np_error *err);
+		     const char *what, const struct np_commit *commit,
+		     const struct np_steer *intent, struct np_journal **ret, struct np_error *err);
 /* "start|done STEP KNOB WHAT"; a "start" is synced before the step is made. */
 int np_journal_mark(struct np_journal *j, const char *event, unsigned step, const char *knob,
 		    const char *what, struct np_error *err);
@@ -58,6 +61,8 @@ struct np_journal_info {
 	bool committed;
 	char last[96];			/* "in step 3 xps tx-1", "before the first step" */
 	struct json_object *commit;	/* the record changes (owned) */
+	bool has_intent;		/* the header says which rules the run would insert */
+	struct np_steer intent;		/* ... these (locations ordinal) */
 };
 /* -ENOENT (err untouched) when there is none; -EINVAL when damaged. */
 int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_error *err);

@@ -108,6 +108,17 @@ void np_mixed_record_owned(const struct np_mixed_record *r, struct np_owned *ret
  * it resolved; those it cannot find stay RX_CLS_LOC_ANY. */
 unsigned np_mixed_record_resolve(struct np_mixed_record *r, const struct np_state *cur,
 				 const struct np_state *goal);
+/* The rules a run from `before` to `goal` may insert, at ordinal locations
+ * (the journal's intent).  -ENOMEM. */
+int np_intent(const struct np_state *before, const struct np_state *goal, struct np_steer *ret);
+struct np_journal_info;
+/* What recovery returns the device to: the journal's state, and every rule
+ * on the device now at a location that state has free which is not one
+ * the run meant to insert (someone else's, made after the kill), one
+ * device rule per intended rule.  Without an intent (an older journal):
+ * the journal's state.  -ENOMEM. */
+int np_recovery_goal(const struct np_journal_info *info, const struct np_state *cur,
+		     struct np_state **ret);
 /* "latency=1,throughput=2,cpu=1": the weights of its classes, every class. */
 void np_mixed_record_weights(const struct np_mixed_record *r, char *buf, size_t len);
 /* JSON both ways (apply/records_mixed.c): {"flows": [TEXT...], "default":

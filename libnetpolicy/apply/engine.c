@@ -285,6 +285,7 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 		  const char *what, struct np_commit *commit, struct np_error *err)
 {
 	struct np_state *before = NULL;
+	struct np_steer intent = { 0 };
 	struct np_error jerr;
 	int r;
 
@@ -292,7 +293,13 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_APPLY, NULL, "out of memory");
 	e->before = before;
-	r = np_journal_begin(&e->store, &e->id, before, what, commit, &e->journal, err);
+	r = np_intent(before, goal, &intent);
+	if (r < 0) {
+		r = np_err(err, r, NP_PHASE_APPLY, NULL, "out of memory");
+		goto out;
+	}
+	r = np_journal_begin(&e->store, &e->id, before, what, commit, &intent, &e->journal, err);
+	np_steer_clear(&intent);
 	if (r < 0)
 		goto out;
 	/* --confirm: the deadline and the way back are on disk now; the
@@ -356,7 +363,7 @@ out:
 int np_engine_recover(struct np_engine *e, struct np_error *err)
 {
 	struct np_journal_info info;
-	struct np_state *cur = NULL;
+	struct np_state *cur = NULL, *goal = NULL;
 	struct np_ident id;
 	char name[IF_NAMESIZE];
 	int r;
@@ -416,9 +423,14 @@ int np_engine_recover(struct np_engine *e, struct np_error *err)
 	e->res->recovered = true;
 	e->id = info.id;
 	e->have_id = true;
-	r = np_engine_converge(e, &cur, info.before, NP_PHASE_ROLLBACK, err);
+	r = np_recovery_goal(&info, cur, &goal);
+	if (r < 0) {
+		r = np_err(err, r, NP_PHASE_ROLLBACK, NULL, "out of memory");
+		goto out;
+	}
+	r = np_engine_converge(e, &cur, goal, NP_PHASE_ROLLBACK, err);
 	if (r >= 0)
-		r = np_engine_verify(e, &cur, info.before, info.before, NP_PHASE_ROLLBACK, err);
+		r = np_engine_verify(e, &cur, info.before, goal, NP_PHASE_ROLLBACK, err);
 	if (r >= 0) {
 		struct np_error jerr;
 
@@ -434,6 +446,7 @@ int np_engine_recover(struct np_engine *e, struct np_error *err)
 	}
 out:
 	np_journal_info_release(&info);
+	np_state_free(goal);
 	np_state_free(cur);
 	return r;
 }

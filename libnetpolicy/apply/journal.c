@@ -74,9 +74,22 @@ static bool hdr_add(struct json_object *hdr, const char *key, struct json_object
 	return false;
 }
 
+/* The rules the run may insert, so that recovery removes those and never a
+ * rule someone else inserted after the run was killed (np_engine_recover). */
+static bool add_intent(struct json_object *hdr, const struct np_steer *intent)
+{
+	struct json_object *in = json_object_new_object();
+
+	if (!in || np_steer_to_json(intent, in) < 0) {
+		json_object_put(in);
+		return false;
+	}
+	return hdr_add(hdr, "intent", in);
+}
+
 int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct np_state *before,
-		     const char *what, const struct np_commit *commit, struct np_journal **ret,
-		     struct np_error *err)
+		     const char *what, const struct np_commit *commit,
+		     const struct np_steer *intent, struct np_journal **ret, struct np_error *err)
 {
 	struct json_object *hdr, *st = NULL;
 	struct np_journal *j;
@@ -98,6 +111,7 @@ int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct
 	    !hdr_add(hdr, "bus_info", json_object_new_string(id->bus_info)) ||
 	    !hdr_add(hdr, "netns", json_object_new_int64((int64_t)id->netns)) ||
 	    !hdr_add(hdr, "commit", json_object_get(j->commit)) ||
+	    (intent && intent->n_rules && !add_intent(hdr, intent)) ||
 	    (!hdr_add(hdr, "before", st) && (st = NULL, true))) {
 		json_object_put(st);
 		json_object_put(hdr);
@@ -355,6 +369,13 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: no state to return to", what);
 	if (r >= 0)
 		r = np_state_from_json_full(before, &info.before, err);
+	if (r >= 0 && json_object_object_get_ex(hdr, "intent", &v)) {
+		if (!json_object_is_type(v, json_type_object))
+			r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad intent", what);
+		else
+			r = np_steer_from_json(v, what, &info.intent, err);
+		info.has_intent = r >= 0;
+	}
 	json_object_put(hdr);
 	if (r < 0) {
 		np_journal_info_release(&info);
@@ -375,6 +396,8 @@ void np_journal_info_release(struct np_journal_info *info)
 {
 	np_state_free(info->before);
 	json_object_put(info->commit);
+	np_steer_clear(&info->intent);
+	info->has_intent = false;
 	info->before = NULL;
 	info->commit = NULL;
 }

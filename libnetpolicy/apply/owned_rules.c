@@ -12,6 +12,11 @@
  * whether the record changes), so it holds whatever way the location came
  * back.
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_journal.h"
 #include "np_mixed.h"
 #include "np_state.h"
 
@@ -78,4 +83,72 @@ unsigned np_mixed_record_resolve(struct np_mixed_record *r, const struct np_stat
 		}
 	}
 	return n;
+}
+
+static bool in_before(const struct np_steer *before, const struct np_rule *r)
+{
+	const struct np_rule *o = r->fs.location == RX_CLS_LOC_ANY ? NULL :
+				  np_steer_rule(before, r->fs.location);
+
+	return o && o->fs.location == r->fs.location && np_rule_same_content(o, r);
+}
+
+int np_intent(const struct np_state *before, const struct np_state *goal, struct np_steer *ret)
+{
+	const struct np_steer *g = &goal->dev.steer;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->ctx_err = -EOPNOTSUPP;
+	if (g->err || !g->n_rules)
+		return 0;
+	ret->rules = calloc(g->n_rules, sizeof(*ret->rules));
+	if (!ret->rules)
+		return -ENOMEM;
+	for (unsigned i = 0; i < g->n_rules; i++) {
+		if (!before->dev.steer.err && in_before(&before->dev.steer, &g->rules[i]))
+			continue;
+		ret->rules[ret->n_rules] = g->rules[i];
+		ret->rules[ret->n_rules].fs.location = ret->n_rules;
+		ret->n_rules++;
+	}
+	ret->size = ret->n_rules;
+	return 0;
+}
+
+int np_recovery_goal(const struct np_journal_info *info, const struct np_state *cur,
+		     struct np_state **ret)
+{
+	const struct np_steer *d = &cur->dev.steer, *in = &info->intent;
+	bool *used = NULL;
+	struct np_steer *s;
+	int r = np_state_dup(info->before, ret);
+
+	if (r < 0 || !info->has_intent || d->err || (*ret)->dev.steer.err)
+		return r;
+	s = &(*ret)->dev.steer;
+	used = calloc(in->n_rules + 1, sizeof(*used));
+	if (!used)
+		return -ENOMEM;
+	for (unsigned i = 0; i < d->n_rules; i++) {
+		const struct np_rule *x = &d->rules[i];
+		struct np_rule *v;
+		bool ours = false;
+
+		if (np_steer_rule(s, x->fs.location))
+			continue;	/* the journal's rule there comes back */
+		for (unsigned k = 0; k < in->n_rules && !ours; k++)
+			if (!used[k] && np_rule_same_content(&in->rules[k], x))
+				ours = used[k] = true;
+		if (ours)
+			continue;
+		v = realloc(s->rules, sizeof(*v) * (s->n_rules + 1));
+		if (!v) {
+			free(used);
+			return -ENOMEM;
+		}
+		s->rules = v;
+		s->rules[s->n_rules++] = *x;
+	}
+	free(used);
+	return 0;
 }

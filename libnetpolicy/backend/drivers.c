@@ -207,7 +207,10 @@ static const struct np_driver drivers[] = {
 		.ntuple_vlan = true, .rss_ctx_max = 16, .ntuple_size = 1024,
 	},
 	{
+		/* efx_channels.c efx_set_channel_names(): "<ifname>-<n>", or
+		 * "<ifname>-rx-<n>" and "-tx-<n>" with separate channels */
 		.name = "sfc", .ethtool_file = SFC_NTUPLE,
+		.irq_names = "<ifname>-<n>", .irq_naming = NP_IRQN_IFNAME,
 		.ntuple_file = SFC_NTUPLE, .ntuple_loc_any = true, .ntuple_vlan = true,
 		.ntuple_types = IP_TYPES | NP_FLOW_BIT(ETHER_FLOW),
 	},

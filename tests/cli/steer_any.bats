@@ -204,6 +204,34 @@ killed_at() {
 	[ "$killed_mixed" -ge 1 ]
 }
 
+@test "sfc: killed after the inserts, before the locations are journaled: recovery removes netpolicy's rules, not ones added since" {
+	command -v strace >/dev/null || skip "strace not installed"
+	state0=$(state_of)
+	strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" >/dev/null 2>&1
+	# the sync of the line naming the driver's locations
+	n=$(awk '/write\([0-9]+, "policy \{/ { p = c + 1 } /fdatasync\(/ { c++ } END { print p }' "$NP_TMP/trace")
+	[ "$n" -ge 1 ]
+	"${NP[@]}" "$DEV" reset >/dev/null
+	[ "$(state_of)" = "$state0" ]
+	killed_at fdatasync "$n" "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"
+	[ -e "$STATE_DIR/$DEV.journal" ]
+	[ ! -e "$STATE_DIR/$DEV.policy" ]
+	[ "$(steering | wc -w)" -eq 5 ]		# netpolicy's 4 and the fixture's foreign one
+	# someone else adds two rules before the next netpolicy command: one
+	# with the match of one of netpolicy's, one at a location it would take
+	add_rule 7 tcp4:dst-port=6379 3
+	loc=$("${NP[@]}" --json "$DEV" show | jq '[.ntuple.rules[] | select(.location != 300) | .location] | max + 1')
+	add_rule "$loc" udp4:dst-port=123 1
+	run "${NP[@]}" "$DEV" reset
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rolled back an interrupted earlier run"* ]]
+	[ "$(steering)" = "$(echo "300:udp4:dst-port=4789>q/0 7:tcp4:dst-port=6379>q/3 $loc:udp4:dst-port=123>q/1" |
+		tr ' ' '\n' | sort | tr '\n' ' ')" ]
+	# the rest of the device is as it was
+	[ "$(state_of | jq 'del(.ntuple)')" = "$(jq 'del(.ntuple)' <<<"$state0")" ]
+	[ -z "$(ls -A "$STATE_DIR" | grep -v '\.lock$')" ]
+}
+
 @test "conflicts: an overlapping foreign rule is a warning on stderr, in --json and in the plan" {
 	add_rule 9 tcp6 4
 	run "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" --dry-run

@@ -101,6 +101,15 @@ same_request() {
 	[ "$(request "$NP_TMP/netpolicy.log" 0x32 | sed 's/.*fs=//' | cut -c321-328)" = ffffffff ]
 }
 
+@test "ntuple insert to a context on a driver that places rules itself: no loc, as ethtool; the driver's location read back" {
+	LOC_SPECIAL=1 same_request 0x32 "-N v0 flow-type tcp6 dst-port 6379 context 1 action 0" \
+		"ins v0 latency:tcp6:6379 context 1 offset 0"
+	# the fake driver puts it at 7 and writes that back into the request
+	[ "$output" = "location 7" ]
+	request "$NP_TMP/netpolicy.log" 0x32 | grep -q "rss_context=01000000"
+	[ "$(request "$NP_TMP/netpolicy.log" 0x32 | sed 's/.*fs=//' | cut -c321-328)" = ffffffff ]
+}
+
 @test "ntuple matches: ports, addresses, prefixes, IP-only, VLAN" {
 	same_request 0x32 "-N v0 flow-type tcp4 src-port 5201 action 3 loc 9" \
 		"ins v0 latency:tcp4:src-port=5201 queue 3 loc 9"

@@ -236,17 +236,24 @@ static void ice(void)
 	ok(strstr(err.msg, "ether:vlan=100") != NULL, "ice: ... naming it (%s)", err.msg);
 	np_plan_free(p);
 
-	/* a flow overlapping the foreign VXLAN rule is reported */
+	/* a flow with exactly the foreign VXLAN rule's match is refused */
 	o.n_flows = 0;
 	add_flow(&o, "latency:udp4:4789");
+	p = plan_for(st, &o, &m, &r, &err);
+	ok(r == -EEXIST && strstr(err.msg, "location 0 has the same match"),
+	   "ice: the foreign rule at 0's very match is an error: %s", err.msg);
+	np_plan_free(p);
+	/* one overlapping it is a warning */
+	o.n_flows = 0;
+	add_flow(&o, "latency:udp4:src-port=5000");
 	p = plan_for(st, &o, &m, &r, &err);
 	{
 		bool noted = false;
 
 		for (size_t i = 0; i < p->n_notes; i++)
 			noted |= strstr(p->notes[i].text, "conflict") &&
-				 strstr(p->notes[i].text, "location 0");
-		ok(!r && noted, "ice: an overlap with the foreign rule at 0 is reported");
+				 strstr(p->notes[i].text, "location 0") && p->notes[i].warning;
+		ok(!r && noted, "ice: an overlap with the foreign rule at 0 is a warning");
 	}
 	np_plan_free(p);
 
