@@ -182,8 +182,17 @@ static void per_class(const char *model, const char *ifname)
 	is_int(bad_thread, 0, "%s: every NAPI kthread on its class's CPUs (its IRQ's)", model);
 	ok(steps_of(p, "napi-threads") == t->n_napi_thread,
 	   "%s: one sched_setaffinity step per kthread", model);
-	/* set twice: nothing for NAPI to do */
+	/* set twice: nothing for NAPI to do.  The rules and contexts the plan
+	 * made are owned then (the policy record says so), as `set` does: not
+	 * owned, one with the same match as a flow is a foreign rule, which the
+	 * planner refuses to shadow. */
 	base.pristine = st;
+	for (unsigned i = 0; i < t->steer.n_rules && base.owned.n_rules < NP_OWNED_MAX; i++)
+		if (!np_steer_rule(&st->dev.steer, t->steer.rules[i].fs.location))
+			base.owned.rules[base.owned.n_rules++] = t->steer.rules[i].fs.location;
+	for (unsigned i = 0; i < t->steer.n_ctx && base.owned.n_ctx < NP_OWNED_MAX; i++)
+		if (!np_steer_ctx(&st->dev.steer, t->steer.ctx[i].id))
+			base.owned.ctx[base.owned.n_ctx++] = t->steer.ctx[i].id;
 	again = plan_mixed(p->target, &base, NULL, NULL);
 	ok(again && steps_of(again, "napi-config") == 0 && steps_of(again, "napi-threads") == 0,
 	   "%s: planned again from the target: no NAPI step", model);
