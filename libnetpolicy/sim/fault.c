@@ -3,7 +3,8 @@
  * Fault injection for the apply engine's tests: a model's "faults" make the
  * N-th call of an operation fail, be ignored, round or lose its device, and
  * "calls" counts the calls across commands.  Every simulated operation
- * starts with np_sim_begin() and ends with np_sim_finish().
+ * starts with np_sim_begin() and ends with np_sim_finish(); the model's
+ * "faults" and "calls" members are read and written by faults_json.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,135 +12,6 @@
 #include <string.h>
 
 #include "np_sim.h"
-
-static const char *const op_names[NP_SIM_OP__COUNT] = {
-	[NP_SIM_OP_DISCOVER] = "discover",
-	[NP_SIM_OP_SET_CHANNELS] = "set_channels",
-	[NP_SIM_OP_SET_RINGS] = "set_rings",
-	[NP_SIM_OP_SET_COALESCE] = "set_coalesce",
-	[NP_SIM_OP_SET_FEATURE] = "set_feature",
-	[NP_SIM_OP_SET_RSS_INDIR] = "set_rss_indir",
-	[NP_SIM_OP_WRITE_ATTR] = "write_attr",
-	[NP_SIM_OP_RULE_INSERT] = "rule_insert",
-	[NP_SIM_OP_RULE_DELETE] = "rule_delete",
-	[NP_SIM_OP_CTX_CREATE] = "ctx_create",
-	[NP_SIM_OP_CTX_SET] = "ctx_set",
-	[NP_SIM_OP_CTX_DELETE] = "ctx_delete",
-	[NP_SIM_OP_SET_NAPI] = "set_napi",
-	[NP_SIM_OP_SET_QUEUE_COALESCE] = "set_queue_coalesce",
-};
-
-static const char *const mode_names[] = {
-	[NP_SIM_MODE_FAIL] = "fail",
-	[NP_SIM_MODE_IGNORE] = "ignore",
-	[NP_SIM_MODE_ROUND] = "round",
-	[NP_SIM_MODE_VANISH] = "vanish",
-};
-
-static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault *f,
-		       struct np_error *err)
-{
-	struct json_object *v;
-	const char *s;
-	size_t i;
-
-	memset(f, 0, sizeof(*f));
-	f->code = -EIO;
-	if (!json_object_is_type(o, json_type_object))
-		return np_sim_bad(err, p, "expected an object");
-	if (!json_object_object_get_ex(o, "op", &v) || !json_object_is_type(v, json_type_string))
-		return np_sim_bad(err, p, "op: expected one of discover, set_channels, set_rings, "
-			    "set_coalesce, set_feature, set_rss_indir, write_attr, rule_insert, "
-			    "rule_delete, ctx_create, ctx_set, ctx_delete, set_napi, "
-			    "set_queue_coalesce");
-	s = json_object_get_string(v);
-	for (i = 0; i < NP_SIM_OP__COUNT && strcmp(s, op_names[i]); i++)
-		;
-	if (i == NP_SIM_OP__COUNT)
-		return np_sim_bad(err, p, "op: unknown operation '%.40s'", s);
-	f->op = (enum np_sim_op)i;
-	if (json_object_object_get_ex(o, "after", &v)) {
-		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-			return np_sim_bad(err, p, "after: expected an integer >= 0");
-		f->after = (uint64_t)json_object_get_int64(v);
-	}
-	if (json_object_object_get_ex(o, "mode", &v)) {
-		s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-		for (i = 0; i < NP_ARRAY_SIZE(mode_names) && strcmp(s, mode_names[i]); i++)
-			;
-		if (i == NP_ARRAY_SIZE(mode_names))
-			return np_sim_bad(err, p, "mode: expected \"fail\", \"ignore\", \"round\" or \"vanish\"");
-		f->mode = (enum np_sim_mode)i;
-	}
-	if (f->mode == NP_SIM_MODE_ROUND && f->op != NP_SIM_OP_SET_CHANNELS && f->op != NP_SIM_OP_SET_RINGS &&
-	    f->op != NP_SIM_OP_SET_COALESCE && f->op != NP_SIM_OP_WRITE_ATTR)
-		return np_sim_bad(err, p, "mode: \"round\" needs an operation with numeric values");
-	if (f->mode == NP_SIM_MODE_IGNORE && f->op == NP_SIM_OP_DISCOVER)
-		return np_sim_bad(err, p, "mode: discover cannot \"ignore\"");
-	if (json_object_object_get_ex(o, "errno", &v)) {
-		int e = 0;
-
-		if (json_object_is_type(v, json_type_int))
-			e = json_object_get_int64(v) > 0 && json_object_get_int64(v) < 4096 ?
-				    (int)json_object_get_int64(v) : 0;
-		else if (json_object_is_type(v, json_type_string))
-			e = np_errno_parse(json_object_get_string(v));
-		if (!e)
-			return np_sim_bad(err, p, "errno: expected a name like \"EBUSY\" or a number");
-		f->code = -e;
-	}
-	if (json_object_object_get_ex(o, "extack", &v)) {
-		if (!json_object_is_type(v, json_type_string) ||
-		    json_object_get_string_len(v) >= (int)sizeof(f->extack))
-			return np_sim_bad(err, p, "extack: expected a string of at most %zu characters",
-				    sizeof(f->extack) - 1);
-		snprintf(f->extack, sizeof(f->extack), "%s", json_object_get_string(v));
-	}
-	if (json_object_object_get_ex(o, "device", &v)) {
-		if (!json_object_is_type(v, json_type_string) ||
-		    np_ifname_validate(json_object_get_string(v), NULL) < 0)
-			return np_sim_bad(err, p, "device: expected a device name");
-		snprintf(f->device, sizeof(f->device), "%s", json_object_get_string(v));
-	}
-	return 0;
-}
-
-int np_sim_faults_parse(struct np_sim_model *m, struct np_error *err)
-{
-	struct json_object *arr, *calls;
-	char p[48];
-	size_t n;
-	int r;
-
-	if (json_object_object_get_ex(m->root, "faults", &arr)) {
-		if (!json_object_is_type(arr, json_type_array))
-			return np_sim_bad(err, "faults", "expected an array");
-		n = json_object_array_length(arr);
-		if (n && !(m->faults = calloc(n, sizeof(*m->faults))))
-			return np_err(err, -ENOMEM, NP_PHASE_INPUT, NULL, "out of memory");
-		for (size_t i = 0; i < n; i++) {
-			snprintf(p, sizeof(p), "faults[%zu]", i);
-			r = parse_fault(json_object_array_get_idx(arr, i), p, &m->faults[i], err);
-			if (r < 0)
-				return r;
-			m->n_faults++;
-		}
-	}
-	if (json_object_object_get_ex(m->root, "calls", &calls)) {
-		if (!json_object_is_type(calls, json_type_object))
-			return np_sim_bad(err, "calls", "expected an object");
-		for (size_t i = 0; i < NP_SIM_OP__COUNT; i++) {
-			struct json_object *v;
-
-			if (!json_object_object_get_ex(calls, op_names[i], &v))
-				continue;
-			if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-				return np_sim_bad(err, "calls", "%s: expected an integer >= 0", op_names[i]);
-			m->calls[i] = (uint64_t)json_object_get_int64(v);
-		}
-	}
-	return 0;
-}
 
 int np_sim_fail(struct np_error *err, enum np_phase phase, const char *knob, int code,
 		const char *extack)
@@ -230,17 +102,3 @@ int np_sim_finish(struct np_sim *s, int r, struct np_error *err)
 }
 
 /* The call counters, saved so that a fault's "after" counts across commands. */
-int np_sim_calls_add(struct json_object *o, const struct np_sim_model *m)
-{
-	struct json_object *calls = json_object_new_object();
-	int r = 0;
-
-	for (size_t i = 0; calls && i < NP_SIM_OP__COUNT; i++)
-		if (m->calls[i])
-			r |= np_sim_json_add(calls, op_names[i], json_object_new_int64((int64_t)m->calls[i]));
-	if (calls && json_object_object_length(calls))
-		r |= np_sim_json_add(o, "calls", calls);
-	else
-		json_object_put(calls);
-	return r;
-}

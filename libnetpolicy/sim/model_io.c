@@ -35,17 +35,6 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-int np_sim_bad(struct np_error *err, const char *path, const char *fmt, ...)
-{
-	char what[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "%s: %s", path, what);
-}
-
 /* topology and sysctl at the top, or (a model wrapping `show --json`
  * output as it is) inside the first device. */
 static struct json_object *part(struct json_object *root, struct json_object *devs,
@@ -217,15 +206,6 @@ static bool our_key(const char *k)
 		if (!strcmp(k, keys[i]))
 			return true;
 	return false;
-}
-
-int np_sim_json_add(struct json_object *o, const char *key, struct json_object *v)
-{
-	if (!v || json_object_object_add(o, key, v) < 0) {
-		json_object_put(v);
-		return -ENOMEM;
-	}
-	return 0;
 }
 
 static struct json_object *model_json(const struct np_sim_model *m)

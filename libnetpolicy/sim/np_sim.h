@@ -154,6 +154,10 @@ int np_sim_ctx_set(struct np_backend *be, const struct np_dev *dev, const struct
 		   struct np_error *err);
 int np_sim_ctx_delete(struct np_backend *be, const struct np_dev *dev, uint32_t id,
 		      struct np_error *err);
+/* steer_check.c: the queues rule r delivers to end below nrx (0 when it
+ * drops); -ENOENT/-EINVAL with why filled otherwise */
+int np_sim_rule_queues_ok(const struct np_steer *s, const struct np_rule *r, uint32_t nrx,
+			  char *why, size_t len);
 int np_sim_steer_shrink_check(const struct np_dev *d, uint32_t nrx, char *why, size_t len);
 int np_sim_steer_check(const struct np_dev *d, char *why, size_t len);
 

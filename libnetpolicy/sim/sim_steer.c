@@ -74,38 +74,6 @@ static bool ntuple_on(const struct np_dev *d)
 	return !f || f->active;
 }
 
-static uint32_t ctx_top(const struct np_rss_ctx *c)
-{
-	uint32_t max = 0;
-
-	for (uint32_t i = 0; i < c->n_indir; i++)
-		if (c->indir[i] > max)
-			max = c->indir[i];
-	return max;
-}
-
-/* The queues a rule can deliver to end below nrx (0 when it drops). */
-static int rule_queues_ok(const struct np_steer *s, const struct np_rule *r, uint32_t nrx,
-			  char *why, size_t len)
-{
-	if (r->fs.ring_cookie == RX_CLS_FLOW_DISC)
-		return 0;
-	if (r->fs.flow_type & FLOW_RSS) {
-		const struct np_rss_ctx *c = np_steer_ctx(s, r->rss_context);
-
-		if (!c)
-			return FAIL(-ENOENT, "RSS context %u does not exist", r->rss_context);
-		if ((uint64_t)ctx_top(c) + r->fs.ring_cookie >= nrx)
-			return FAIL(-EINVAL, "queue offset %llu beyond the rx queues of context %u",
-				    (unsigned long long)r->fs.ring_cookie, r->rss_context);
-		return 0;
-	}
-	if (r->fs.ring_cookie >= nrx)
-		return FAIL(-EINVAL, "queue %llu does not exist",
-			    (unsigned long long)r->fs.ring_cookie);
-	return 0;
-}
-
 struct rule_arg {
 	const struct np_rule *rule;
 	uint32_t loc;
@@ -172,7 +140,7 @@ static int rule_insert(struct np_dev *d, const struct np_driver *drv, bool ignor
 	} else if (r.fs.location >= s->size) {
 		return FAIL(-EINVAL, "location %u beyond the %u-rule table", r.fs.location, s->size);
 	}
-	e = rule_queues_ok(s, &r, d->n_rxq, why, len);
+	e = np_sim_rule_queues_ok(s, &r, d->n_rxq, why, len);
 	if (e < 0)
 		return e;
 	a->loc = r.fs.location;
@@ -406,45 +374,4 @@ int np_sim_ctx_delete(struct np_backend *be, const struct np_dev *dev, uint32_t 
 		      struct np_error *err)
 {
 	return call(be, NP_SIM_OP_CTX_DELETE, "rss-context", dev->ifname, ctx_delete, &id, err);
-}
-
-/* --- what other operations check ---------------------------------------------------------- */
-
-int np_sim_steer_shrink_check(const struct np_dev *d, uint32_t nrx, char *why, size_t len)
-{
-	const struct np_steer *s = &d->steer;
-
-	for (unsigned i = 0; i < s->n_ctx; i++)
-		if (s->ctx[i].n_indir && ctx_top(&s->ctx[i]) >= nrx)
-			return FAIL(-EINVAL, "requested channel count is too low for existing RSS "
-				    "context %u", s->ctx[i].id);
-	for (unsigned i = 0; i < s->n_rules; i++) {
-		char ignored[8];
-
-		if (rule_queues_ok(s, &s->rules[i], nrx, ignored, sizeof(ignored)) < 0)
-			return FAIL(-EINVAL, "requested channel count is too low for existing "
-				    "ntuple filter settings");
-	}
-	return 0;
-}
-
-int np_sim_steer_check(const struct np_dev *d, char *why, size_t len)
-{
-	const struct np_steer *s = &d->steer;
-	int e;
-
-	for (unsigned i = 0; i < s->n_ctx; i++)
-		if (s->ctx[i].n_indir && ctx_top(&s->ctx[i]) >= d->n_rxq)
-			return FAIL(-EINVAL, "context %u: entry beyond the %u rx queues",
-				    s->ctx[i].id, d->n_rxq);
-	for (unsigned i = 0; i < s->n_rules; i++) {
-		char r[160];
-
-		e = rule_queues_ok(s, &s->rules[i], d->n_rxq, r, sizeof(r));
-		if (e < 0)
-			return FAIL(e, "rule %u: %s", s->rules[i].fs.location, r);
-		if (s->err)
-			return FAIL(-EINVAL, "rules on a device without ntuple filters");
-	}
-	return 0;
 }
