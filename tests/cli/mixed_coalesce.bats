@@ -167,14 +167,14 @@ ice_tuned() {
 	dev=$(dev_of)
 	state0=$(state_of "$dev")
 	cp "$MODEL" "$NP_TMP/pristine.json"
-	strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync "$NETPOLICY" --state-dir "$STATE_DIR" \
+	env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync "$NETPOLICY" --state-dir "$STATE_DIR" \
 		--model "$MODEL" "$dev" set mixed "${FLOWS[@]}" >/dev/null 2>&1
 	n=$(grep -c 'fdatasync(' "$NP_TMP/trace" || true)
 	[ "$n" -ge 10 ]
 	for ((i = 1; i <= n; i++)); do
 		cp "$NP_TMP/pristine.json" "$MODEL"
 		rm -rf "$STATE_DIR"
-		strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:signal=KILL:when=$i \
+		env "$NP_NO_LSAN" strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:signal=KILL:when=$i \
 			"$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$dev" set mixed "${FLOWS[@]}" \
 			>/dev/null 2>&1 || true
 		# the next command recovers (an interrupted apply is rolled back

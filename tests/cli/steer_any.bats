@@ -148,14 +148,14 @@ rec_locations() {
 count_calls() {
 	local sc=$1
 	shift
-	strace -f -qq -o "$NP_TMP/trace" -e trace="$sc" "$@" >/dev/null 2>&1
+	env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace="$sc" "$@" >/dev/null 2>&1
 	grep -c "$sc(" "$NP_TMP/trace" || true
 }
 
 killed_at() {
 	local sc=$1 n=$2
 	shift 2
-	strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
+	env "$NP_NO_LSAN" strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
 		"$@" >/dev/null 2>"$NP_TMP/kill.err" || true
 }
 
@@ -170,7 +170,7 @@ killed_at() {
 	cmp -s "$MODEL" "$NP_TMP/pristine"
 	# the line naming the driver's locations is synced after the last
 	# insert: a kill there has the rules on the device and not in a record
-	strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" >/dev/null 2>&1
+	env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" >/dev/null 2>&1
 	grep -q 'write([0-9]*, "policy {' "$NP_TMP/trace"
 	"${NP[@]}" "$DEV" reset >/dev/null
 	local at killed_mixed=0
@@ -207,7 +207,7 @@ killed_at() {
 @test "sfc: killed after the inserts, before the locations are journaled: recovery removes netpolicy's rules, not ones added since" {
 	command -v strace >/dev/null || skip "strace not installed"
 	state0=$(state_of)
-	strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" >/dev/null 2>&1
+	env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" >/dev/null 2>&1
 	# the sync of the line naming the driver's locations
 	n=$(awk '/write\([0-9]+, "policy \{/ { p = c + 1 } /fdatasync\(/ { c++ } END { print p }' "$NP_TMP/trace")
 	[ "$n" -ge 1 ]
