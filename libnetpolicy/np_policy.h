@@ -128,6 +128,8 @@ void np_plan_napi_config(const struct np_policy *p, const struct np_state *st,
 /* threaded NAPI's kthreads with their IRQs (plan_threads.c) */
 void np_plan_napi_threads(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
 			  struct np_plan *plan);
+/* the target's IRQ of NAPI n: by its number, else its rx queue's (plan_threads.c) */
+const struct np_irq *np_napi_planned_irq(const struct np_dev *t, const struct np_napi_inst *n);
 /* machine-wide and pristine-restored knobs (plan_machine.c) */
 void np_plan_napi(const struct np_policy *p, const struct np_state *st,
 		  const struct np_plan_base *base, struct np_plan *plan);

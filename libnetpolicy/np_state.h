@@ -299,5 +299,7 @@ int np_dev_copy(struct np_dev *dst, const struct np_dev *src);
 int np_topology_copy(struct np_topology *dst, const struct np_topology *src);
 
 const struct np_feature *np_features_find(const struct np_features *f, const char *name);
+/* The NAPI instance with this id; NULL when there is none or napi-get failed. */
+const struct np_napi_inst *np_napi_find(const struct np_dev *d, uint32_t id);
 
 #endif

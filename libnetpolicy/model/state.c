@@ -129,3 +129,11 @@ const struct np_feature *np_features_find(const struct np_features *f, const cha
 			return &f->v[i];
 	return NULL;
 }
+
+const struct np_napi_inst *np_napi_find(const struct np_dev *d, uint32_t id)
+{
+	for (unsigned i = 0; !d->napis.err && i < d->napis.n; i++)
+		if (d->napis.v[i].id == id)
+			return &d->napis.v[i];
+	return NULL;
+}

@@ -57,14 +57,6 @@ enum np_class np_mixed_napi_class(const struct np_mixed *m, const struct np_napi
 	return m->deflt;
 }
 
-static const struct np_napi_inst *napi_of(const struct np_dev *d, uint32_t id)
-{
-	for (unsigned i = 0; !d->napis.err && i < d->napis.n; i++)
-		if (d->napis.v[i].id == id)
-			return &d->napis.v[i];
-	return NULL;
-}
-
 /* The policy whose NAPI values a class takes (policy.c, by name). */
 static const struct np_policy *class_policy(enum np_class c)
 {
@@ -129,7 +121,7 @@ static void plan_config(const struct np_state *st, const struct np_plan_base *ba
 	}
 	for (unsigned i = 0; i < t->napis.n; i++) {
 		struct np_napi_inst *n = &t->napis.v[i];
-		const struct np_napi_inst *was = pr ? napi_of(pr, n->id) : NULL;
+		const struct np_napi_inst *was = pr ? np_napi_find(pr, n->id) : NULL;
 		bool sp, orph;
 		enum np_class c = np_mixed_napi_class(m, n, &sp, &orph);
 
@@ -146,7 +138,7 @@ static void plan_config(const struct np_state *st, const struct np_plan_base *ba
 			n->gro_flush_timeout = was->gro_flush_timeout;
 		} else {
 			/* no pristine record (a first set): as it is now */
-			const struct np_napi_inst *now = napi_of(&st->dev, n->id);
+			const struct np_napi_inst *now = np_napi_find(&st->dev, n->id);
 
 			if (now) {
 				n->defer_hard_irqs = now->defer_hard_irqs;
@@ -165,18 +157,6 @@ static void plan_config(const struct np_state *st, const struct np_plan_base *ba
 			     np_class_name(m->deflt));
 }
 
-/* The planned IRQ of n's own number or of its rx queue (the mixed plan's). */
-static const struct np_irq *planned_irq(const struct np_dev *t, const struct np_napi_inst *n)
-{
-	for (unsigned i = 0; n && (n->has & NP_NAPI_HAS_IRQ) && i < t->n_irq; i++)
-		if (t->irq[i].irq == n->irq && t->irq[i].queue >= 0 && !t->irq[i].err)
-			return &t->irq[i];
-	for (unsigned i = 0; n && n->rxq >= 0 && i < t->n_irq; i++)
-		if (t->irq[i].queue == n->rxq && t->irq[i].kind != NP_IRQ_TX && !t->irq[i].err)
-			return &t->irq[i];
-	return NULL;
-}
-
 static void plan_threads(const struct np_state *st, const struct np_mixed *m,
 			 struct np_plan *plan)
 {
@@ -185,8 +165,8 @@ static void plan_threads(const struct np_state *st, const struct np_mixed *m,
 
 	for (unsigned i = 0; i < t->n_napi_thread; i++) {
 		struct np_napi_thread *th = &t->napi_thread[i];
-		const struct np_napi_inst *n = napi_of(&st->dev, th->napi_id);
-		const struct np_irq *irq = planned_irq(t, n);
+		const struct np_napi_inst *n = np_napi_find(&st->dev, th->napi_id);
+		const struct np_irq *irq = np_napi_planned_irq(t, n);
 		bool sp, orph;
 		enum np_class c = np_mixed_napi_class(m, n, &sp, &orph);
 		const struct np_cpumask *cpus = &m->cls[c].cpus;

@@ -18,14 +18,6 @@
 
 #define PER_NAPI (NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH)
 
-static const struct np_napi_inst *by_id(const struct np_dev *d, uint32_t id)
-{
-	for (unsigned i = 0; !d->napis.err && i < d->napis.n; i++)
-		if (d->napis.v[i].id == id)
-			return &d->napis.v[i];
-	return NULL;
-}
-
 void np_plan_napi_config(const struct np_policy *p, const struct np_state *st,
 			 const struct np_plan_base *base, struct np_plan *plan)
 {
@@ -56,7 +48,7 @@ void np_plan_napi_config(const struct np_policy *p, const struct np_state *st,
 	}
 	for (unsigned i = 0; i < t->napis.n; i++) {
 		struct np_napi_inst *n = &t->napis.v[i];
-		const struct np_napi_inst *was = pr ? by_id(pr, n->id) : NULL;
+		const struct np_napi_inst *was = pr ? np_napi_find(pr, n->id) : NULL;
 
 		if ((n->has & PER_NAPI) != PER_NAPI)
 			continue;

@@ -16,16 +16,8 @@
 
 #include "np_policy.h"
 
-static const struct np_napi_inst *napi_of(const struct np_dev *d, uint32_t id)
-{
-	for (unsigned i = 0; !d->napis.err && i < d->napis.n; i++)
-		if (d->napis.v[i].id == id)
-			return &d->napis.v[i];
-	return NULL;
-}
-
-/* The planned affinity of a queue IRQ: by number, else the one serving rxq. */
-static const struct np_irq *planned_irq(const struct np_dev *t, const struct np_napi_inst *n)
+/* The planned IRQ of n: its own number, else the one serving its rx queue. */
+const struct np_irq *np_napi_planned_irq(const struct np_dev *t, const struct np_napi_inst *n)
 {
 	for (unsigned i = 0; n && (n->has & NP_NAPI_HAS_IRQ) && i < t->n_irq; i++)
 		if (t->irq[i].irq == n->irq && t->irq[i].queue >= 0 && !t->irq[i].err)
@@ -51,8 +43,8 @@ void np_plan_napi_threads(const struct np_state *st, const struct np_cpu_order *
 		np_cpumask_set(&queues, np_queue_cpu(o, q));
 	for (unsigned i = 0; i < t->n_napi_thread; i++) {
 		struct np_napi_thread *th = &t->napi_thread[i];
-		const struct np_napi_inst *n = napi_of(&st->dev, th->napi_id);
-		const struct np_irq *irq = planned_irq(t, n);
+		const struct np_napi_inst *n = np_napi_find(&st->dev, th->napi_id);
+		const struct np_irq *irq = np_napi_planned_irq(t, n);
 
 		if (th->err) {
 			np_plan_note(plan, "napi-threads", "napi/%s-%u: CPU affinity unreadable (%s), "

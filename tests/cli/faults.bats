@@ -54,6 +54,18 @@ run_faults() {	# run_faults MODEL: every policy, every step, mode fail
 	done
 }
 
+# The test build's `set latency` on $dev, stopped (SIGSTOP) by its step hook
+# after step $1, as $pid; its output goes to $2 (default nowhere).
+stopped_set() {
+	NETPOLICY_TEST_STOP_AFTER_STEP=$1 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" \
+		--model "$MODEL" "$dev" set latency >"${2:-/dev/null}" 2>&1 &
+	pid=$!
+	wait_stopped "$pid"
+}
+
+# SIGKILL the stopped $pid and reap it.
+kill_stopped() { kill -9 "$pid"; wait "$pid" 2>/dev/null || true; }
+
 @test "virtio VM: a failure at every step of every policy rolls back exactly" {
 	run_faults virtio-4q
 }
@@ -120,11 +132,8 @@ run_faults() {	# run_faults MODEL: every policy, every step, mode fail
 	np_model virtio-4q
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	before=$(state_of "$dev")
-	NETPOLICY_TEST_STOP_AFTER_STEP=2 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" \
-		"$dev" set latency 2>/dev/null &
-	pid=$!
-	wait_stopped "$pid"
-	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+	stopped_set 2
+	kill_stopped
 	# show only reads: it says what is pending and changes nothing
 	run npsim "$dev" show
 	[ "$status" -eq 0 ]
@@ -163,11 +172,8 @@ run_faults() {	# run_faults MODEL: every policy, every step, mode fail
 	np_model virtio-4q
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	before=$(state_of "$dev")
-	NETPOLICY_TEST_STOP_AFTER_STEP=2 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" \
-		"$dev" set latency 2>/dev/null &
-	pid=$!
-	wait_stopped "$pid"
-	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+	stopped_set 2
+	kill_stopped
 	mid=$(state_of "$dev" 2>/dev/null)
 	[ "$mid" != "$before" ]
 	# the state directory read-only in this command's own mount namespace
@@ -195,10 +201,7 @@ run_faults() {	# run_faults MODEL: every policy, every step, mode fail
 	# step (numbered 2: the numbers go on) restores tx-usecs, and the test
 	# hook stops it there
 	jq '.faults = [{"op": "write_attr", "after": 1}]' "$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
-	NETPOLICY_TEST_STOP_AFTER_STEP=2 "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" \
-		"$dev" set latency >"$NP_TMP/out" 2>&1 &
-	pid=$!
-	wait_stopped "$pid"
+	stopped_set 2 "$NP_TMP/out"
 	grep -q "stopped after step 2 (coalesce tx-usecs)" "$NP_TMP/out"
 	# another writer sets tx-usecs under the rollback, after it was restored
 	jq --arg d "$dev" '(.devices[] | select(.ifname == $d) | .coalesce.fields["tx-usecs"]) = 50' \

@@ -10,28 +10,11 @@
 # send the whole struct back with the fields asked for changed.
 
 load ../helpers
+load capture
 
-CAP=$NP_BUILDDIR/tests/capture/np_capture.so
-STEER=$NP_BUILDDIR/tests/capture/np_steer
-
-setup() {
-	command -v ethtool >/dev/null || skip "ethtool not installed"
-	[ -x "$STEER" ] && [ -f "$CAP" ] || skip "capture tools not built (make check builds them)"
-	np_veth_setup
-}
+setup() { capture_setup; }
 
 teardown() { np_veth_teardown; }
-
-captured() {
-	local log=$1 preload=$CAP asan
-	shift
-	if [ "$1" = "$STEER" ]; then
-		asan=$(ldd "$STEER" | awk '/libasan/ { print $3 }')
-		[ -n "$asan" ] && preload=$asan:$CAP
-	fi
-	ip netns exec "$NS" env NP_CAPTURE_LOG="$log" NP_CAPTURE_FAKE=1 \
-		NP_FAKE_QCOAL_HIGH="${HIGH:-0}" LD_PRELOAD="$preload" "$@"
-}
 
 # The ETHTOOL_PERQUEUE (0x4b) requests in log $1, in order, one per line.
 perqueue() { awk '$1 == "ioctl" && $2 == "0x4b" { print $3 }' "$1"; }

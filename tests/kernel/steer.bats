@@ -9,31 +9,11 @@
 # for -X ... context (no netlink RSS context ops in ethtool 6.1).
 
 load ../helpers
+load capture
 
-CAP=$NP_BUILDDIR/tests/capture/np_capture.so
-STEER=$NP_BUILDDIR/tests/capture/np_steer
-
-setup() {
-	command -v ethtool >/dev/null || skip "ethtool not installed"
-	[ -x "$STEER" ] && [ -f "$CAP" ] || skip "capture tools not built (make check builds them)"
-	np_veth_setup
-}
+setup() { capture_setup; }
 
 teardown() { np_veth_teardown; }
-
-# Run a command in the namespace under the interposer, logging into $1.  A
-# sanitizer build's np_steer needs its ASan runtime loaded before anything
-# else, so it goes first in LD_PRELOAD.
-captured() {
-	local log=$1 preload=$CAP asan
-	shift
-	if [ "$1" = "$STEER" ]; then
-		asan=$(ldd "$STEER" | awk '/libasan/ { print $3 }')
-		[ -n "$asan" ] && preload=$asan:$CAP
-	fi
-	ip netns exec "$NS" env NP_CAPTURE_LOG="$log" NP_CAPTURE_FAKE="${FAKE-1}" \
-		NP_FAKE_LOC_SPECIAL="${LOC_SPECIAL:-0}" LD_PRELOAD="$preload" "$@"
-}
 
 # The last request with ETHTOOL_* command $2 in log $1, cut to the bytes the
 # kernel and drivers read.  ethtool leaves struct ethtool_rxnfc's own

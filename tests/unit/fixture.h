@@ -7,11 +7,13 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 #include <netpolicy/netpolicy.h>
 
 #include "np_cpumask.h"
+#include "np_private.h"
 
 /* A directory fd on tests/fixtures/sysfs/NAME (NP_SRCDIR comes from make check). */
 static inline int open_fixture(const char *name)
@@ -67,6 +69,30 @@ static inline struct np_ctx *sim_ctx(const char *dir, const char *model, const c
 	}
 	np_error_free(err);
 	return ctx;
+}
+
+/* The state the simulated backend discovers for IFNAME in
+ * tests/fixtures/models/MODEL.json, read through a context with a state
+ * directory of its own (removed again: discovery writes nothing there). */
+static inline struct np_state *model_state(const char *model, const char *ifname)
+{
+	const char *src = getenv("NP_SRCDIR");
+	struct np_ctx *ctx = NULL;
+	struct np_backend *be = NULL;
+	struct np_error err = { 0 };
+	struct np_state *st = calloc(1, sizeof(*st));
+	char path[1200], tmp[] = "/tmp/np-model-XXXXXX";
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/models/%s.json", src ? src : ".", model);
+	if (!st || !mkdtemp(tmp) || np_ctx_new(&ctx, &err) < 0 ||
+	    np_ctx_set_state_dir(ctx, tmp, &err) < 0 || np_ctx_set_model(ctx, path, &err) < 0 ||
+	    np_ctx_backend(ctx, &be, &err) < 0 || be->ops->discover(be, ifname, st, &err) < 0) {
+		printf("Bail out! %s: %s\n", model, err.msg);
+		exit(99);
+	}
+	np_ctx_free(ctx);
+	rmdir(tmp);
+	return st;
 }
 
 static inline int fixture_remove_one(const char *path, const struct stat *sb, int flag,

@@ -12,30 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "np_mixed.h"
 #include "tap.h"
 
 static const char *srcdir = ".";
-
-static struct np_state *load(const char *model, const char *ifname)
-{
-	struct np_ctx *ctx = NULL;
-	struct np_backend *be = NULL;
-	struct np_error err = { 0 };
-	struct np_state *st = calloc(1, sizeof(*st));
-	char path[1200], tmp[] = "/tmp/np-mixed-XXXXXX";
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/models/%s.json", srcdir, model);
-	if (!st || !mkdtemp(tmp) || np_ctx_new(&ctx, &err) < 0 ||
-	    np_ctx_set_state_dir(ctx, tmp, &err) < 0 || np_ctx_set_model(ctx, path, &err) < 0 ||
-	    np_ctx_backend(ctx, &be, &err) < 0 || be->ops->discover(be, ifname, st, &err) < 0) {
-		printf("Bail out! %s: %s\n", model, err.msg);
-		exit(99);
-	}
-	np_ctx_free(ctx);
-	rmdir(tmp);
-	return st;
-}
 
 static void add_flow(struct np_mixed_opts *o, const char *text)
 {
@@ -208,7 +189,7 @@ static void properties(const char *name, const struct np_state *st, const struct
 
 static void ice(void)
 {
-	struct np_state *st = load("ice-mixed", "ens801f0");
+	struct np_state *st = model_state("ice-mixed", "ens801f0");
 	struct np_mixed_opts o = { .deflt = NP_CLASS_THROUGHPUT };
 	struct np_mixed m;
 	struct np_error err;
@@ -270,7 +251,7 @@ static void ice(void)
 
 static void mlx5(void)
 {
-	struct np_state *st = load("mlx5-mixed", "ens1f0np0");
+	struct np_state *st = model_state("mlx5-mixed", "ens1f0np0");
 	struct np_mixed_opts o = { .deflt = NP_CLASS_THROUGHPUT };
 	struct np_mixed m;
 	struct np_error err;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "np_mixed.h"
 #include "plan_check.h"
 
@@ -23,28 +24,6 @@
 /* pristine deferral no policy uses, so a value says where it came from */
 #define OWN_DEFER 7
 #define OWN_GRO 12345
-
-static const char *srcdir = ".";
-
-static struct np_state *load(const char *model, const char *ifname)
-{
-	struct np_ctx *ctx = NULL;
-	struct np_backend *be = NULL;
-	struct np_error err = { 0 };
-	struct np_state *st = calloc(1, sizeof(*st));
-	char path[1200], tmp[] = "/tmp/np-mixnapi-XXXXXX";
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/models/%s.json", srcdir, model);
-	if (!st || !mkdtemp(tmp) || np_ctx_new(&ctx, &err) < 0 ||
-	    np_ctx_set_state_dir(ctx, tmp, &err) < 0 || np_ctx_set_model(ctx, path, &err) < 0 ||
-	    np_ctx_backend(ctx, &be, &err) < 0 || be->ops->discover(be, ifname, st, &err) < 0) {
-		printf("Bail out! %s: %s\n", model, err.msg);
-		exit(99);
-	}
-	np_ctx_free(ctx);
-	rmdir(tmp);
-	return st;
-}
 
 /* One NAPI per rx queue (id 200 + q, the queue's IRQ, rx-q and tx-q), one
  * NAPI serving no queue (id 999), each with `has`, the device's own
@@ -122,7 +101,7 @@ static bool subset(const struct np_cpumask *a, const struct np_cpumask *b)
 
 static void per_class(const char *model, const char *ifname)
 {
-	struct np_state *st = load(model, ifname);
+	struct np_state *st = model_state(model, ifname);
 	struct np_plan *p, *again;
 	struct np_plan_base base = { 0 };
 	const struct np_mixed *m;
@@ -210,7 +189,7 @@ static void per_class(const char *model, const char *ifname)
 /* 6.8-6.12 (napi-get without deferral): one device-wide value, noted */
 static void device_wide(const char *model, const char *ifname)
 {
-	struct np_state *st = load(model, ifname);
+	struct np_state *st = model_state(model, ifname);
 	struct np_plan *p;
 
 	add_napis(st, 0);
@@ -228,7 +207,7 @@ static void device_wide(const char *model, const char *ifname)
 /* Properties of a mixed plan restricted to cpus. */
 static void restricted(const char *model, const char *ifname, const char *cpus)
 {
-	struct np_state *st = load(model, ifname);
+	struct np_state *st = model_state(model, ifname);
 	struct np_cpumask allowed, seen;
 	struct np_plan *p;
 	const struct np_dev *t;
@@ -293,8 +272,6 @@ static void restricted(const char *model, const char *ifname, const char *cpus)
 
 int main(void)
 {
-	if (getenv("NP_SRCDIR"))
-		srcdir = getenv("NP_SRCDIR");
 	per_class("ice-mixed", "ens801f0");
 	per_class("mlx5-mixed", "ens1f0np0");
 	device_wide("ice-mixed", "ens801f0");

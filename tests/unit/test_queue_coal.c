@@ -14,32 +14,11 @@
 
 #include "backend/np_kernel.h"
 #include "np_drivers.h"
+#include "fixture.h"
 #include "np_mixed.h"
 #include "np_policy.h"
 #include "np_policy_file.h"
 #include "tap.h"
-
-static const char *srcdir = ".";
-
-static struct np_state *load(const char *model, const char *ifname)
-{
-	struct np_ctx *ctx = NULL;
-	struct np_backend *be = NULL;
-	struct np_error err = { 0 };
-	struct np_state *st = calloc(1, sizeof(*st));
-	char path[1200], tmp[] = "/tmp/np-qcoal-XXXXXX";
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/models/%s.json", srcdir, model);
-	if (!st || !mkdtemp(tmp) || np_ctx_new(&ctx, &err) < 0 ||
-	    np_ctx_set_state_dir(ctx, tmp, &err) < 0 || np_ctx_set_model(ctx, path, &err) < 0 ||
-	    np_ctx_backend(ctx, &be, &err) < 0 || be->ops->discover(be, ifname, st, &err) < 0) {
-		printf("Bail out! %s: %s\n", model, err.msg);
-		exit(99);
-	}
-	np_ctx_free(ctx);
-	rmdir(tmp);
-	return st;
-}
 
 /* The whole plan of policy `name` for st (opts: the mixed flows). */
 static struct np_plan *plan(const char *name, const struct np_state *st, const char **flows,
@@ -83,7 +62,7 @@ static bool queue_is(const struct np_dev *t, unsigned q, const struct np_dev *re
 static void ice(void)
 {
 	static const char *flows[] = { "latency:tcp:6379", "throughput:tcp:5201", "cpu:udp:53", NULL };
-	struct np_state *st = load("ice-mixed", "ens801f0");
+	struct np_state *st = model_state("ice-mixed", "ens801f0");
 	struct np_plan *mixed = plan("mixed", st, flows, NULL);
 	struct np_plan *dl = plan("mixed", st, flows, "latency");
 	const struct np_mixed *m = &mixed->mixed->m;
@@ -149,7 +128,7 @@ static void ice(void)
 static void mlx5(void)
 {
 	static const char *flows[] = { "latency:tcp:6379", NULL };
-	struct np_state *st = load("mlx5-mixed", "ens1f0np0");
+	struct np_state *st = model_state("mlx5-mixed", "ens1f0np0");
 	struct np_plan *p = plan("mixed", st, flows, "cpu");
 	struct np_plan *ref = plan("cpu", st, NULL, NULL);
 
@@ -209,8 +188,6 @@ static void parse(void)
 
 int main(void)
 {
-	if (getenv("NP_SRCDIR"))
-		srcdir = getenv("NP_SRCDIR");
 	ice();
 	mlx5();
 	parse();

@@ -5,20 +5,12 @@
 
 #define FIELDS (NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH)
 
-static const struct np_napi_inst *find(const struct np_dev *d, uint32_t id)
-{
-	for (unsigned i = 0; !d->napis.err && i < d->napis.n; i++)
-		if (d->napis.v[i].id == id)
-			return &d->napis.v[i];
-	return NULL;
-}
-
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
 	char what[48];
 
 	for (unsigned i = 0; !to->dev.napis.err && i < to->dev.napis.n; i++) {
-		const struct np_napi_inst *b = &to->dev.napis.v[i], *a = find(&from->dev, b->id);
+		const struct np_napi_inst *b = &to->dev.napis.v[i], *a = np_napi_find(&from->dev, b->id);
 		uint32_t fields = 0;
 
 		if (!a)
