@@ -81,8 +81,6 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 	if (np_apply_result_recovered(res) && !c->quiet)
 		fprintf(stderr, "netpolicy: %s: rolled back an interrupted earlier run first\n",
 			c->device);
-	if (np_apply_result_changed(res))
-		c->changed = true;
 	if (r < 0 && np_apply_result_unrecorded(res)) {
 		char buf[600];
 
