@@ -63,6 +63,33 @@ np_kill_watchdogs() {
 # under ptrace; the rest of ASan and UBSan can.
 NP_NO_LSAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
+# "$@" under strace tracing system calls $1 into $NP_TMP/trace, children
+# followed (NP_STRACE_FOLLOW= for only the process itself: -f would follow
+# a --confirm watchdog and wait out its deadline).
+np_traced() {
+	local sc=$1
+	shift
+	# shellcheck disable=SC2086
+	env "$NP_NO_LSAN" strace ${NP_STRACE_FOLLOW--f} -qq -o "$NP_TMP/trace" -e trace="$sc" \
+		"$@" >/dev/null 2>&1
+}
+
+# How often a clean run of "$@" makes system call $1.
+np_count_calls() {
+	np_traced "$@"
+	grep -c "$1(" "$NP_TMP/trace" || true
+}
+
+# Run "$@" killed on entry to the Nth call of $1; what it said goes to
+# $NP_TMP/kill.err (np_kill_fail shows it).
+np_killed_at() {
+	local sc=$1 n=$2
+	shift 2
+	# shellcheck disable=SC2086
+	env "$NP_NO_LSAN" strace ${NP_STRACE_FOLLOW--f} -qq -o /dev/null -e trace="$sc" \
+		-e inject="$sc":signal=KILL:when="$n" "$@" >/dev/null 2>"$NP_TMP/kill.err" || true
+}
+
 # A failed check after a SIGKILL test's kill at $1: what the killed or next
 # run said ($NP_TMP/kill.err) and the state directory.
 np_kill_fail() {

@@ -22,32 +22,16 @@ teardown() {
 	np_cleanup_tmp
 }
 
-# How often a clean run of "$@" makes system call $1.
-count_calls() {
-	local sc=$1
-	shift
-	strace -f -qq -o "$NP_TMP/trace" -e trace="$sc" "$@" >/dev/null 2>&1
-	grep -c "$sc(" "$NP_TMP/trace" || true
-}
-
-# Run "$@" killed on entry to the Nth call of $1.
-killed_at() {
-	local sc=$1 n=$2
-	shift 2
-	strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
-		"$@" >/dev/null 2>"$NP_TMP/kill.err" || true
-}
-
 same() { cmp -s "$MODEL" "$1"; }
 
 @test "set: SIGKILL at every bookkeeping step, then the next commands repair everything" {
 	for sc in renameat unlinkat fdatasync; do
-		k=$(count_calls "$sc" "${NP[@]}" "$DEV" set latency)
+		k=$(np_count_calls "$sc" "${NP[@]}" "$DEV" set latency)
 		"${NP[@]}" "$DEV" reset >/dev/null
 		[ "$k" -ge 1 ]
 		for ((n = 1; n <= k; n++)); do
 			at="set, $sc #$n"
-			killed_at "$sc" "$n" "${NP[@]}" "$DEV" set latency
+			np_killed_at "$sc" "$n" "${NP[@]}" "$DEV" set latency
 			# half-way only with the journal that lets the next command roll back
 			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
 				[ -e "$STATE_DIR/$DEV.journal" ] || np_kill_fail "$at" "device mixed, no journal"
@@ -66,11 +50,11 @@ same() { cmp -s "$MODEL" "$1"; }
 @test "reset: SIGKILL at every bookkeeping step, then the next reset completes it" {
 	"${NP[@]}" "$DEV" set latency >/dev/null
 	for sc in renameat unlinkat fdatasync; do
-		k=$(count_calls "$sc" "${NP[@]}" "$DEV" reset)
+		k=$(np_count_calls "$sc" "${NP[@]}" "$DEV" reset)
 		"${NP[@]}" "$DEV" set latency >/dev/null
 		for ((n = 1; n <= k; n++)); do
 			at="reset, $sc #$n"
-			killed_at "$sc" "$n" "${NP[@]}" "$DEV" reset
+			np_killed_at "$sc" "$n" "${NP[@]}" "$DEV" reset
 			# half-way only with the journal that lets the next command roll back
 			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
 				[ -e "$STATE_DIR/$DEV.journal" ] || np_kill_fail "$at" "device mixed, no journal"
@@ -83,31 +67,15 @@ same() { cmp -s "$MODEL" "$1"; }
 	done
 }
 
-# As count_calls and killed_at, without following children: strace -f
-# would follow the --confirm watchdog and wait out its deadline.
-count_own_calls() {
-	local sc=$1
-	shift
-	strace -qq -o "$NP_TMP/trace" -e trace="$sc" "$@" >/dev/null 2>&1
-	grep -c "$sc(" "$NP_TMP/trace" || true
-}
-
-own_killed_at() {
-	local sc=$1 n=$2
-	shift 2
-	strace -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
-		"$@" >/dev/null 2>"$NP_TMP/kill.err" || true
-}
-
 @test "set --confirm: SIGKILL at every bookkeeping step, then the next commands leave no stale marker" {
 	for sc in renameat unlinkat fdatasync; do
-		k=$(count_own_calls "$sc" "${NP[@]}" "$DEV" set latency --confirm 600)
+		k=$(NP_STRACE_FOLLOW= np_count_calls "$sc" "${NP[@]}" "$DEV" set latency --confirm 600)
 		np_kill_watchdogs
 		"${NP[@]}" "$DEV" reset >/dev/null
 		[ "$k" -ge 1 ]
 		for ((n = 1; n <= k; n++)); do
 			at="set --confirm, $sc #$n"
-			own_killed_at "$sc" "$n" "${NP[@]}" "$DEV" set latency --confirm 600
+			NP_STRACE_FOLLOW= np_killed_at "$sc" "$n" "${NP[@]}" "$DEV" set latency --confirm 600
 			np_kill_watchdogs
 			same "$NP_TMP/pristine" || same "$NP_TMP/target" ||
 				[ -e "$STATE_DIR/$DEV.journal" ] || np_kill_fail "$at" "device mixed, no journal"

@@ -167,16 +167,14 @@ ice_tuned() {
 	dev=$(dev_of)
 	state0=$(state_of "$dev")
 	cp "$MODEL" "$NP_TMP/pristine.json"
-	env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync "$NETPOLICY" --state-dir "$STATE_DIR" \
-		--model "$MODEL" "$dev" set mixed "${FLOWS[@]}" >/dev/null 2>&1
-	n=$(grep -c 'fdatasync(' "$NP_TMP/trace" || true)
+	n=$(np_count_calls fdatasync "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" \
+		"$dev" set mixed "${FLOWS[@]}")
 	[ "$n" -ge 10 ]
 	for ((i = 1; i <= n; i++)); do
 		cp "$NP_TMP/pristine.json" "$MODEL"
 		rm -rf "$STATE_DIR"
-		env "$NP_NO_LSAN" strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:signal=KILL:when=$i \
-			"$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$dev" set mixed "${FLOWS[@]}" \
-			>/dev/null 2>&1 || true
+		np_killed_at fdatasync "$i" "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" \
+			"$dev" set mixed "${FLOWS[@]}"
 		# the next command recovers (an interrupted apply is rolled back
 		# first), and reset leaves the device as it was before netpolicy
 		run npsim "$dev" reset

@@ -144,21 +144,6 @@ rec_locations() {
 	[ "$n" -eq 4 ]
 }
 
-# strace: kill on entry to the Nth call of $1
-count_calls() {
-	local sc=$1
-	shift
-	env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace="$sc" "$@" >/dev/null 2>&1
-	grep -c "$sc(" "$NP_TMP/trace" || true
-}
-
-killed_at() {
-	local sc=$1 n=$2
-	shift 2
-	env "$NP_NO_LSAN" strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
-		"$@" >/dev/null 2>"$NP_TMP/kill.err" || true
-}
-
 @test "sfc: SIGKILL at every journal sync and file rename of set mixed, the rule inserted but its location not journaled among them" {
 	command -v strace >/dev/null || skip "strace not installed"
 	"${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" >/dev/null
@@ -170,17 +155,17 @@ killed_at() {
 	cmp -s "$MODEL" "$NP_TMP/pristine"
 	# the line naming the driver's locations is synced after the last
 	# insert: a kill there has the rules on the device and not in a record
-	env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" >/dev/null 2>&1
+	np_traced fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"
 	grep -q 'write([0-9]*, "policy {' "$NP_TMP/trace"
 	"${NP[@]}" "$DEV" reset >/dev/null
 	local at killed_mixed=0
 	for sc in fdatasync renameat; do
-		k=$(count_calls "$sc" "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}")
+		k=$(np_count_calls "$sc" "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}")
 		"${NP[@]}" "$DEV" reset >/dev/null
 		[ "$k" -ge 3 ]
 		for ((n = 1; n <= k; n++)); do
 			at="set mixed, $sc #$n"
-			killed_at "$sc" "$n" "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"
+			np_killed_at "$sc" "$n" "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"
 			if ! cmp -s "$MODEL" "$NP_TMP/pristine" && [ "$(content)" != "$target" ]; then
 				[ -e "$STATE_DIR/$DEV.journal" ] || np_kill_fail "$at" "device half-way, no journal"
 				killed_mixed=$((killed_mixed + 1))
@@ -207,13 +192,13 @@ killed_at() {
 @test "sfc: killed after the inserts, before the locations are journaled: recovery removes netpolicy's rules, not ones added since" {
 	command -v strace >/dev/null || skip "strace not installed"
 	state0=$(state_of)
-	env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" -e trace=fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}" >/dev/null 2>&1
+	np_traced fdatasync,write "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"
 	# the sync of the line naming the driver's locations
 	n=$(awk '/write\([0-9]+, "policy \{/ { p = c + 1 } /fdatasync\(/ { c++ } END { print p }' "$NP_TMP/trace")
 	[ "$n" -ge 1 ]
 	"${NP[@]}" "$DEV" reset >/dev/null
 	[ "$(state_of)" = "$state0" ]
-	killed_at fdatasync "$n" "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"
+	np_killed_at fdatasync "$n" "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"
 	[ -e "$STATE_DIR/$DEV.journal" ]
 	[ ! -e "$STATE_DIR/$DEV.policy" ]
 	[ "$(steering | wc -w)" -eq 5 ]		# netpolicy's 4 and the fixture's foreign one
