@@ -19,7 +19,7 @@ struct json_object;
 
 /*
  * Default weights: a class's share of the queues and cores.  NET policy's
- * MIX split each node's CPUs into 1/3 latency and 2/3 bulk (DESIGN.md):
+ * MIX split each node's CPUs into 1/3 latency and 2/3 bulk (netpolicy-policies(7)):
  * latency 1, throughput 2; cpu 1 (the class that should cost least).
  */
 #define NP_MIXED_WEIGHT_LATENCY 1

@@ -20,7 +20,7 @@ struct np_step;
 struct np_mixed_plan;
 
 /* One knob: how it differs between two states and how to write it.  The
- * table in knob.c lists them in the order KERNEL.md requires for an apply. */
+ * table in knob.c lists them in the order doc/kernel.md gives for an apply. */
 struct np_knob {
 	const char *name;	/* "channels", "irq-affinity", ... (CLI words, JSON keys) */
 	/* Append steps for what differs from `from` to `to`. */

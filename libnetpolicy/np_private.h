@@ -104,7 +104,7 @@ enum np_read_part {
 	/* a queue-reopening step: channels, the RSS table (a default one is
 	 * re-spread), the queues and their files, the IRQs (re-requested,
 	 * affinity back to default), the NAPI files, instances and kthreads
-	 * (KERNEL.md) */
+	 * (doc/kernel.md, "What a channel or ring change does") */
 	NP_READ_QUEUES = 1u << 0,
 	NP_READ_RINGS = 1u << 1,
 	NP_READ_COALESCE = 1u << 2,

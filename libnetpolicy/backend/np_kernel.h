@@ -90,7 +90,7 @@ int np_topology_key(int rootfd, char **ret);
 int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err);
 /* irq_match.c: "123" -> 123; the whole string must be digits. */
 int np_irq_number(const char *s, int *ret);
-/* Match an IRQ name against the driver patterns (KERNEL.md); true when it
+/* Match an IRQ name against the driver patterns (doc/kernel.md); true when it
  * belongs to the device, with its kind and queue (-1 for non-queue IRQs). */
 bool np_irq_match(const char *driver, const char *ifname, const char *bus_info,
 		  const char *name, enum np_irq_kind *kind, int *queue);

@@ -4,7 +4,7 @@
  *
  * - Deferral.  Where the kernel has per-NAPI config (napi-get reports
  *   defer-hard-irqs and gro-flush-timeout, 6.13; netdev.yaml napi-set;
- *   KERNEL.md "per-NAPI knobs") each NAPI gets the values of its class's
+ *   doc/kernel.md, per-NAPI deferral) each NAPI gets the values of its class's
  *   policy (policy.c): the latency class the latency policy's (no
  *   deferral), the cpu class the cpu policy's (defer 2, 200 us), the
  *   throughput class what the throughput policy does, which is to leave

@@ -2,7 +2,7 @@
 /*
  * ntuple (RX network flow classification) rules: SIOCETHTOOL with struct
  * ethtool_rxnfc.  There is no netlink message for them in any kernel
- * (KERNEL.md), so the ioctl is the interface, not a fallback.
+ * (doc/kernel.md), so the ioctl is the interface, not a fallback.
  *
  * Layout (include/uapi/linux/ethtool.h; checked below at build time):
  * cmd u32, flow_type u32, data u64, fs (168 bytes), rss_context/rule_cnt u32,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The knobs in the order an apply must write them (KERNEL.md): features the
+ * The knobs in the order an apply must write them (doc/kernel.md): features the
  * rest needs, RSS shrink, channels, rings, RSS on the new queues, coalescing,
  * NAPI, then what channel and ring changes reset: IRQ affinity (and the NAPI
  * kthreads that go with the IRQs), XPS, RPS,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * ntuple rules and extra RSS contexts as knobs, in KERNEL.md's order: rules
+ * ntuple rules and extra RSS contexts as knobs, in doc/kernel.md's order: rules
  * that go or change are deleted first (ntuple-delete), then contexts that
  * go (rss-context-delete), before channels shrink below their queues; new
  * and changed contexts after the channel change (rss-context), and rules

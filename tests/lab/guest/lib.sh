@@ -141,7 +141,7 @@ dev_irqs() {
 irq_name() { awk -v n="$1:" '$1 == n { print $NF; exit }' /proc/interrupts; }
 
 # irq_role NAME: "KIND QUEUE" the IRQ's name says it serves (the drivers'
-# naming patterns, KERNEL.md); "other -1" for config/link/misc vectors
+# naming patterns, doc/kernel.md); "other -1" for config/link/misc vectors
 irq_role() {
 	case $1 in
 	*-input.*) echo "rx ${1##*.}" ;;

@@ -39,7 +39,7 @@ pristine_back() {
 }
 
 # The policies put each queue's IRQs on a core of their own and its XPS on
-# the CPUs of those IRQs (DESIGN.md): 4 queues on 4 single-thread cores of one
+# the CPUs of those IRQs (netpolicy-policies(7)): 4 queues on 4 single-thread cores of one
 # node is queue q on CPU q.  The dry-run cannot list the IRQ affinity of
 # queues 2-3 (the engine plans them once they exist): check_applied holds
 # them to their value from before, and this to the policy.
