@@ -45,8 +45,14 @@ extern "C" {
 #define NP_EXPORT __attribute__((visibility("default")))
 #endif
 
-/* The library's version, "MAJOR.MINOR.PATCH": the one linked in, which the
- * NP_VERSION_* macros of the header a program was compiled with may not be. */
+/**
+ * np_version() - the version of the library linked in
+ *
+ * The NP_VERSION_* macros say which header a program was compiled with; this
+ * says which library it runs with, and the two may differ.
+ *
+ * Return: "MAJOR.MINOR.PATCH", static.
+ */
 NP_EXPORT const char *np_version(void);
 
 struct json_object;
@@ -75,22 +81,97 @@ enum np_phase {
  * reuse it.  The accessors take NULL (no error).
  */
 struct np_error;
-NP_EXPORT struct np_error *np_error_new(void);	/* NULL when out of memory */
+/**
+ * np_error_new() - make an error object
+ *
+ * Make it before the work whose failure it describes: filling it never
+ * allocates.
+ *
+ * Return: the object, or NULL when out of memory.
+ */
+NP_EXPORT struct np_error *np_error_new(void);
+/**
+ * np_error_free() - free an error object
+ * @err: the object, or NULL (nothing is done)
+ */
 NP_EXPORT void np_error_free(struct np_error *err);
+/**
+ * np_error_clear() - forget the error an object holds, to reuse it
+ * @err: the object, or NULL
+ */
 NP_EXPORT void np_error_clear(struct np_error *err);
-/* in, with control characters and DEL written as \n, \t, \r or \xHH, into
- * out (len bytes, NUL-terminated, truncated to fit); returns its length.
- * Every message of the library is escaped so; for names a caller prints. */
+/**
+ * np_escape() - a string made safe to print
+ * @in: the string
+ * @out: where the escaped string goes, NUL-terminated, truncated to fit
+ * @len: the size of @out in bytes
+ *
+ * Control characters and DEL are written as \n, \t, \r or \xHH.  Every
+ * message of the library is escaped so; use it for names a caller prints.
+ *
+ * Return: the length of the escaped string.
+ */
 NP_EXPORT size_t np_escape(const char *in, char *out, size_t len);
-NP_EXPORT int np_error_code(const struct np_error *err);	/* negative errno, 0: none */
+/**
+ * np_error_code() - the error's code
+ * @err: the error, or NULL
+ *
+ * Return: a negative errno, 0 when there is no error.
+ */
+NP_EXPORT int np_error_code(const struct np_error *err);
+/**
+ * np_error_phase() - where the error happened
+ * @err: the error, or NULL
+ *
+ * Return: the phase (NP_PHASE_NONE when there is no error).
+ */
 NP_EXPORT enum np_phase np_error_phase(const struct np_error *err);
-/* "channels", "irq-affinity", ... or NULL; valid as long as the library is */
+/**
+ * np_error_knob() - the knob the error concerns
+ * @err: the error, or NULL
+ *
+ * Return: "channels", "irq-affinity", ... (valid as long as the library
+ * is loaded), or NULL when none.
+ */
 NP_EXPORT const char *np_error_knob(const struct np_error *err);
-NP_EXPORT int np_error_step(const struct np_error *err);	/* plan step, or -1 */
-NP_EXPORT const char *np_error_message(const struct np_error *err);	/* ours, "" */
-NP_EXPORT const char *np_error_extack(const struct np_error *err);	/* the kernel's, "" */
-/* "channels: requested channel count exceeds maximum" style one-liner. */
+/**
+ * np_error_step() - the plan step the error happened in
+ * @err: the error, or NULL
+ *
+ * Return: the step's index, or -1.
+ */
+NP_EXPORT int np_error_step(const struct np_error *err);
+/**
+ * np_error_message() - netpolicy's words for the error
+ * @err: the error, or NULL
+ *
+ * Return: the message, "" when none.
+ */
+NP_EXPORT const char *np_error_message(const struct np_error *err);
+/**
+ * np_error_extack() - the kernel's words for the error (netlink extack)
+ * @err: the error, or NULL
+ *
+ * Return: the kernel's message, "" when it gave none.
+ */
+NP_EXPORT const char *np_error_extack(const struct np_error *err);
+/**
+ * np_error_format() - the error as one line
+ * @err: the error, or NULL
+ * @buf: where the line goes
+ * @len: the size of @buf
+ *
+ * "channels: requested channel count exceeds maximum" style.
+ *
+ * Return: @buf.
+ */
 NP_EXPORT const char *np_error_format(const struct np_error *err, char *buf, size_t len);
+/**
+ * np_phase_name() - a phase's name
+ * @phase: the phase
+ *
+ * Return: "discover", "apply", ... (static).
+ */
 NP_EXPORT const char *np_phase_name(enum np_phase phase);
 
 /* --- context ------------------------------------------------------------ */
@@ -102,44 +183,179 @@ enum np_log_level {
 };
 typedef void (*np_log_fn)(void *userdata, enum np_log_level level, const char *msg);
 
+/**
+ * np_ctx_new() - make a context
+ * @ret: set to the new context on success
+ * @err: filled on failure (may be NULL)
+ *
+ * A context holds one backend (the kernel's, or a simulated machine), its
+ * sockets and caches, the state directory and the callbacks.  Use one per
+ * thread.
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_ctx_new(struct np_ctx **ret, struct np_error *err);
+/**
+ * np_ctx_free() - free a context and close what it opened
+ * @ctx: the context, or NULL
+ */
 NP_EXPORT void np_ctx_free(struct np_ctx *ctx);
+/**
+ * np_ctx_set_log() - where the library's diagnostics go
+ * @ctx: the context
+ * @fn: called with each message (NULL: none are made)
+ * @userdata: passed to @fn
+ */
 NP_EXPORT void np_ctx_set_log(struct np_ctx *ctx, np_log_fn fn, void *userdata);
-/* Where locks, journals and pristine snapshots live (default /run/netpolicy). */
+/**
+ * np_ctx_set_state_dir() - where locks, journals and pristine snapshots live
+ * @ctx: the context
+ * @dir: the directory (default /run/netpolicy)
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct np_error *err);
-/* The state directory in use: the one set, or the default (/run/netpolicy;
- * with a model, /run/netpolicy-sim.HASH of the model's path). */
+/**
+ * np_ctx_state_dir() - the state directory in use
+ * @ctx: the context
+ *
+ * Return: the one set, or the default (/run/netpolicy; with a model,
+ * /run/netpolicy-sim.HASH of the model's path).
+ */
 NP_EXPORT const char *np_ctx_state_dir(const struct np_ctx *ctx);
-/* How long to wait for a device another netpolicy is working on: seconds,
- * 0 not at all, -1 (the default) for ever.  A wait is logged at
- * NP_LOG_NOTICE; its end without the lock is an NP_PHASE_LOCK error. */
+/**
+ * np_ctx_set_lock_wait() - how long to wait for a device another netpolicy holds
+ * @ctx: the context
+ * @seconds: seconds, 0 not at all, -1 (the default) for ever
+ *
+ * A wait is logged at NP_LOG_NOTICE; its end without the lock is an
+ * NP_PHASE_LOCK error.
+ */
 NP_EXPORT void np_ctx_set_lock_wait(struct np_ctx *ctx, int seconds);
-/* Use the simulated backend with the machine model in FILE (JSON). */
+/**
+ * np_ctx_set_model() - use the simulated backend
+ * @ctx: the context, before its backend was first used
+ * @file: the machine model (JSON, netpolicy-model(5))
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or a negative errno (-EBUSY when the backend is already in use).
+ */
 NP_EXPORT int np_ctx_set_model(struct np_ctx *ctx, const char *file, struct np_error *err);
+/**
+ * np_ctx_backend_name() - which backend the context uses
+ * @ctx: the context
+ *
+ * Return: "kernel" or "sim".
+ */
 NP_EXPORT const char *np_ctx_backend_name(const struct np_ctx *ctx);
 
 /* --- discovery ---------------------------------------------------------- */
 
-/* 0 if NAME can be a network device name (length, no '/', not "." or ".."). */
+/**
+ * np_ifname_validate() - can this be a network device name
+ * @name: the name
+ * @err: filled on failure (may be NULL)
+ *
+ * Checks the length (IFNAMSIZ), that there is no '/' and that it is not "."
+ * or "..", before any path is made from it.
+ *
+ * Return: 0, or -EINVAL (NP_PHASE_INPUT).
+ */
 NP_EXPORT int np_ifname_validate(const char *name, struct np_error *err);
-/* Names of the interfaces backed by a device (not lo, veth peers count). */
+/**
+ * np_list_devices() - the interfaces backed by a device
+ * @ctx: the context
+ * @ret: set to the names (free with np_list_free())
+ * @ret_n: set to how many
+ * @err: filled on failure (may be NULL)
+ *
+ * Not lo; veth peers count.
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_list_devices(struct np_ctx *ctx, char ***ret, size_t *ret_n, struct np_error *err);
+/**
+ * np_list_free() - free a list np_list_devices() made
+ * @list: the list, or NULL
+ * @n: its length
+ */
 NP_EXPORT void np_list_free(char **list, size_t n);
 
+/**
+ * np_discover() - read everything netpolicy knows about a device
+ * @ctx: the context
+ * @ifname: the device
+ * @ret: set to the state, an immutable snapshot (free with np_state_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * Reads only: channels, rings, coalescing, RSS, steering, IRQs, queues'
+ * masks, NAPI, features, link, and the machine's topology.
+ *
+ * Return: 0, or a negative errno (-ENODEV for no such device).
+ */
 NP_EXPORT int np_discover(struct np_ctx *ctx, const char *ifname, struct np_state **ret,
 			  struct np_error *err);
+/**
+ * np_state_free() - free a state
+ * @state: the state, or NULL
+ */
 NP_EXPORT void np_state_free(struct np_state *state);
+/**
+ * np_state_ifname() - the device a state was read from
+ * @state: the state
+ *
+ * Return: its name, valid as long as @state.
+ */
 NP_EXPORT const char *np_state_ifname(const struct np_state *state);
-/* The one serializer: a new json object the caller puts. */
+/**
+ * np_state_to_json() - the state as JSON (netpolicy-model(5)), the one serializer
+ * @state: the state
+ * @ret: set to a new json object the caller puts
+ *
+ * Return: 0, or -ENOMEM.
+ */
 NP_EXPORT int np_state_to_json(const struct np_state *state, struct json_object **ret);
 
 /* --- policies and plans -------------------------------------------------- */
 
+/**
+ * np_policy_count() - how many built-in policies there are
+ *
+ * Return: the count.
+ */
 NP_EXPORT size_t np_policy_count(void);
+/**
+ * np_policy_at() - a built-in policy by index
+ * @i: its index, below np_policy_count()
+ *
+ * Return: the policy (static), or NULL for @i out of range.
+ */
 NP_EXPORT const struct np_policy *np_policy_at(size_t i);
+/**
+ * np_policy_lookup() - a built-in policy by name
+ * @name: "cpu", "latency", "throughput", ...
+ * @ret: set to the policy (static)
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or -ENOENT (NP_PHASE_INPUT, the message lists the names).
+ */
 NP_EXPORT int np_policy_lookup(const char *name, const struct np_policy **ret, struct np_error *err);
+/**
+ * np_policy_name() - a policy's name
+ * @policy: the policy
+ *
+ * Return: the name, valid as long as @policy.
+ */
 NP_EXPORT const char *np_policy_name(const struct np_policy *policy);
-/* The built-ins only; np_policies_list_json() has the custom ones too. */
+/**
+ * np_policies_to_json() - the built-in policies as JSON
+ * @ret: set to a new json object the caller puts
+ *
+ * The built-ins only; np_policies_list_json() has the custom ones too.
+ *
+ * Return: 0, or -ENOMEM.
+ */
 NP_EXPORT int np_policies_to_json(struct json_object **ret);
 
 /*
@@ -151,22 +367,83 @@ NP_EXPORT int np_policies_to_json(struct json_object **ret);
 #ifndef NP_POLICY_DIR
 #define NP_POLICY_DIR NP_CONFIG_DIR "/policies.d"
 #endif
+/**
+ * np_ctx_set_policy_dir() - where custom policies are read from
+ * @ctx: the context
+ * @dir: the directory (default NP_POLICY_DIR)
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_ctx_set_policy_dir(struct np_ctx *ctx, const char *dir, struct np_error *err);
+/**
+ * np_ctx_policy_dir() - the policy directory in use
+ * @ctx: the context
+ *
+ * Return: the one set, or NP_POLICY_DIR.
+ */
 NP_EXPORT const char *np_ctx_policy_dir(const struct np_ctx *ctx);
-/* NAME from the ctx's policy directory, else the built-in NAME.  The policy
- * lives as long as the ctx. */
+/**
+ * np_policy_find() - a policy by name, custom or built-in
+ * @ctx: the context (its policy directory)
+ * @name: the policy's name
+ * @ret: set to the policy, which lives as long as @ctx
+ * @err: filled on failure (may be NULL)
+ *
+ * NAME.conf from the context's policy directory, else the built-in NAME.
+ *
+ * Return: 0, or a negative errno (NP_PHASE_INPUT for an unknown name or a
+ * bad file, "FILE:LINE:COL: reason").
+ */
 NP_EXPORT int np_policy_find(struct np_ctx *ctx, const char *name, const struct np_policy **ret,
 			     struct np_error *err);
-/* One file, not cached: free it with np_policy_free(). */
+/**
+ * np_policy_load() - one policy file, not cached
+ * @path: the file (netpolicy-policy(5))
+ * @ret: set to the policy (free with np_policy_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or a negative errno (NP_PHASE_INPUT, "FILE:LINE:COL: reason").
+ */
 NP_EXPORT int np_policy_load(const char *path, struct np_policy **ret, struct np_error *err);
+/**
+ * np_policy_free() - free a policy np_policy_load() or np_policy_from_json() made
+ * @policy: the policy, or NULL
+ */
 NP_EXPORT void np_policy_free(struct np_policy *policy);
-/* {"name", "summary", "base", "file", "values": {KEY: VALUE}, "origin":
- * {KEY: "built-in" | "FILE:LINE"}, "sets": {KNOB: REASON}}; values are what
- * a policy file can set, so the JSON turns back into the same policy: */
+/**
+ * np_policy_to_json() - a policy as JSON
+ * @policy: the policy
+ * @ret: set to a new json object the caller puts
+ *
+ * {"name", "summary", "base", "file", "values": {KEY: VALUE}, "origin":
+ * {KEY: "built-in" | "FILE:LINE"}, "sets": {KNOB: REASON}}; the values are
+ * what a policy file can set, so np_policy_from_json() turns the document
+ * back into the same policy.
+ *
+ * Return: 0, or -ENOMEM.
+ */
 NP_EXPORT int np_policy_to_json(const struct np_policy *policy, struct json_object **ret);
+/**
+ * np_policy_from_json() - a policy from np_policy_to_json()'s document
+ * @obj: the document
+ * @ret: set to the policy (free with np_policy_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or a negative errno (NP_PHASE_INPUT).
+ */
 NP_EXPORT int np_policy_from_json(struct json_object *obj, struct np_policy **ret,
 				  struct np_error *err);
-/* Every policy: the built-ins a file does not adjust, then the directory's. */
+/**
+ * np_policies_list_json() - every policy as JSON
+ * @ctx: the context (its policy directory)
+ * @ret: set to a new json object the caller puts
+ * @err: filled on failure (may be NULL)
+ *
+ * The built-ins a file does not adjust, then the directory's.
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_policies_list_json(struct np_ctx *ctx, struct json_object **ret,
 				    struct np_error *err);
 
@@ -193,15 +470,45 @@ struct np_plan_opts {
 	const char *weights;
 };
 
-/* No I/O on the device.  Reads the state directory (never creates it): the
+/**
+ * np_plan_compute() - plan a policy for a device, without touching it
+ * @ctx: the context, or NULL to plan without the state directory
+ * @policy: the policy
+ * @opts: options (zeroed, then filled), or NULL
+ * @state: the device as np_discover() read it
+ * @ret: set to the plan (free with np_plan_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * No I/O on the device.  Reads the state directory (never creates it): the
  * device's pristine snapshot, to which knobs the policy does not own return,
- * and every device's machine-wide sysctl needs; ctx NULL plans without them.
- * The plan holds the target state and the ordered steps. */
+ * and every device's machine-wide sysctl needs.  The plan holds the target
+ * state and the ordered steps.
+ *
+ * Return: 0, or a negative errno (NP_PHASE_INPUT for bad options,
+ * NP_PHASE_PLAN when the policy cannot be planned on this device).
+ */
 NP_EXPORT int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
 			      const struct np_plan_opts *opts, const struct np_state *state,
 			      struct np_plan **ret, struct np_error *err);
+/**
+ * np_plan_free() - free a plan
+ * @plan: the plan, or NULL
+ */
 NP_EXPORT void np_plan_free(struct np_plan *plan);
+/**
+ * np_plan_n_steps() - how many steps a plan has
+ * @plan: the plan
+ *
+ * Return: the count; 0 when the device is already at the target.
+ */
 NP_EXPORT size_t np_plan_n_steps(const struct np_plan *plan);
+/**
+ * np_plan_to_json() - a plan as JSON (netpolicy-json(7))
+ * @plan: the plan
+ * @ret: set to a new json object the caller puts
+ *
+ * Return: 0, or -ENOMEM.
+ */
 NP_EXPORT int np_plan_to_json(const struct np_plan *plan, struct json_object **ret);
 
 /* --- apply, reset, recovery ------------------------------------------------ */
@@ -209,55 +516,178 @@ NP_EXPORT int np_plan_to_json(const struct np_plan *plan, struct json_object **r
 /* What an apply, reset, recovery or revert did: made by the caller
  * (np_apply_result_new), filled by the call, read through accessors. */
 struct np_apply_result;
-NP_EXPORT struct np_apply_result *np_apply_result_new(void);	/* NULL: out of memory */
+/**
+ * np_apply_result_new() - make a result object for an apply, reset or revert
+ *
+ * Return: the object, or NULL when out of memory.
+ */
+NP_EXPORT struct np_apply_result *np_apply_result_new(void);
+/**
+ * np_apply_result_free() - free a result object
+ * @res: the object, or NULL
+ */
 NP_EXPORT void np_apply_result_free(struct np_apply_result *res);
-/* the device was changed (and kept so) */
+/**
+ * np_apply_result_changed() - whether the device was changed and kept so
+ * @res: the result
+ *
+ * Return: true or false.
+ */
 NP_EXPORT bool np_apply_result_changed(const struct np_apply_result *res);
-/* state-changing kernel calls made, rollback included */
+/**
+ * np_apply_result_writes() - how many state-changing kernel calls were made
+ * @res: the result
+ *
+ * Rollback included.
+ *
+ * Return: the count.
+ */
 NP_EXPORT unsigned np_apply_result_writes(const struct np_apply_result *res);
-/* a failure was rolled back ... */
+/**
+ * np_apply_result_rolled_back() - whether a failure was rolled back
+ * @res: the result
+ *
+ * Return: true or false.
+ */
 NP_EXPORT bool np_apply_result_rolled_back(const struct np_apply_result *res);
-/* ... but the device still differs (journal kept), and what differs ("" if not) */
+/**
+ * np_apply_result_rollback_incomplete() - whether the rollback left the device differing
+ * @res: the result
+ *
+ * The journal is kept; np_apply_result_rollback_msg() says what differs.
+ *
+ * Return: true or false.
+ */
 NP_EXPORT bool np_apply_result_rollback_incomplete(const struct np_apply_result *res);
+/**
+ * np_apply_result_rollback_msg() - what still differs after an incomplete rollback
+ * @res: the result
+ *
+ * Return: the text, "" when nothing differs.
+ */
 NP_EXPORT const char *np_apply_result_rollback_msg(const struct np_apply_result *res);
-/* an interrupted earlier apply was rolled back first */
+/**
+ * np_apply_result_recovered() - whether an interrupted earlier apply was rolled back first
+ * @res: the result
+ *
+ * Return: true or false.
+ */
 NP_EXPORT bool np_apply_result_recovered(const struct np_apply_result *res);
-/* the device disappeared: nothing left to roll back */
+/**
+ * np_apply_result_vanished() - whether the device disappeared
+ * @res: the result
+ *
+ * Nothing was left to roll back.
+ *
+ * Return: true or false.
+ */
 NP_EXPORT bool np_apply_result_vanished(const struct np_apply_result *res);
-/* values the driver rounded, "; "-separated, "" when none */
+/**
+ * np_apply_result_notes() - values the driver rounded
+ * @res: the result
+ *
+ * Return: "; "-separated values, "" when none.
+ */
 NP_EXPORT const char *np_apply_result_notes(const struct np_apply_result *res);
-/* Refinements the driver refused and the apply left out (not with
- * NP_APPLY_STRICT): how many, and for each (i < n) the knob and the
- * kernel's reason; NULL for i out of range. */
+/**
+ * np_apply_result_n_dropped() - how many refinements the driver refused and the apply left out
+ * @res: the result
+ *
+ * Never with NP_APPLY_STRICT.
+ *
+ * Return: the count.
+ */
 NP_EXPORT unsigned np_apply_result_n_dropped(const struct np_apply_result *res);
+/**
+ * np_apply_result_dropped_knob() - a refinement the driver refused
+ * @res: the result
+ * @i: which, below np_apply_result_n_dropped()
+ *
+ * Return: the knob's name, or NULL for @i out of range.
+ */
 NP_EXPORT const char *np_apply_result_dropped_knob(const struct np_apply_result *res, unsigned i);
+/**
+ * np_apply_result_dropped_reason() - why the driver refused a refinement
+ * @res: the result
+ * @i: which, below np_apply_result_n_dropped()
+ *
+ * Return: the kernel's reason, or NULL for @i out of range.
+ */
 NP_EXPORT const char *np_apply_result_dropped_reason(const struct np_apply_result *res,
 						     unsigned i);
-/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */
+/**
+ * np_apply_result_token() - the token of a tentative apply
+ * @res: the result
+ *
+ * What np_revert_tentative() needs (NP_APPLY_TENTATIVE).
+ *
+ * Return: the token, 0 when the apply was not tentative.
+ */
 NP_EXPORT unsigned long long np_apply_result_token(const struct np_apply_result *res);
-/* NP_APPLY_TENTATIVE: reverted after this (CLOCK_REALTIME seconds) */
+/**
+ * np_apply_result_deadline() - the deadline of a tentative apply
+ * @res: the result
+ *
+ * Reverted after it (NP_APPLY_TENTATIVE).
+ *
+ * Return: CLOCK_REALTIME seconds, 0 when not tentative.
+ */
 NP_EXPORT long long np_apply_result_deadline(const struct np_apply_result *res);
-/* the cancel callback stopped the run, which was rolled back */
+/**
+ * np_apply_result_interrupted() - whether the cancel callback stopped the run
+ * @res: the result
+ *
+ * The run was rolled back.
+ *
+ * Return: true or false.
+ */
 NP_EXPORT bool np_apply_result_interrupted(const struct np_apply_result *res);
-/* changed and kept so, but a record or the journal could not be updated
- * (the error says which); the next command for the device completes it */
+/**
+ * np_apply_result_unrecorded() - whether the change was kept but not recorded
+ * @res: the result
+ *
+ * A record or the journal could not be updated (the error says which);
+ * the next command for the device completes it.
+ *
+ * Return: true or false.
+ */
 NP_EXPORT bool np_apply_result_unrecorded(const struct np_apply_result *res);
-/* another writer changed the device during the run */
+/**
+ * np_apply_result_other_writer() - whether another writer changed the device during the run
+ * @res: the result
+ *
+ * Return: true or false.
+ */
 NP_EXPORT bool np_apply_result_other_writer(const struct np_apply_result *res);
-/* vanished: the name the device was renamed to, "" when it left the
- * namespace or was deleted */
+/**
+ * np_apply_result_renamed_to() - the name a vanished device was renamed to
+ * @res: the result
+ *
+ * Return: the new name, "" when the device left the namespace or was deleted.
+ */
 NP_EXPORT const char *np_apply_result_renamed_to(const struct np_apply_result *res);
 
 /* Asked before each step of an apply: true stops it and rolls back what it
  * wrote (a signal handler's flag; never asked during a rollback). */
 typedef bool (*np_cancel_fn)(void *userdata);
+/**
+ * np_ctx_set_cancel() - how an apply learns it should stop
+ * @ctx: the context
+ * @fn: asked before each step of an apply (NULL: never stopped)
+ * @userdata: passed to @fn
+ */
 NP_EXPORT void np_ctx_set_cancel(struct np_ctx *ctx, np_cancel_fn fn, void *userdata);
 
-/* NP_APPLY_TENTATIVE: the deadline is `seconds` from the start of the apply.
- * fn is called once the deadline, the token and the state to return to are
- * durably recorded and before the first write (start the watchdog there);
- * a negative return aborts the apply with nothing changed. */
 typedef int (*np_tentative_fn)(void *userdata, unsigned long long token, long long deadline);
+/**
+ * np_ctx_set_tentative() - the deadline and watchdog of an NP_APPLY_TENTATIVE apply
+ * @ctx: the context
+ * @seconds: the deadline, from the start of the apply
+ * @fn: called once the deadline, the token and the state to return to are
+ *	durably recorded and before the first write (start the watchdog
+ *	there); a negative return aborts the apply with nothing changed
+ * @userdata: passed to @fn
+ */
 NP_EXPORT void np_ctx_set_tentative(struct np_ctx *ctx, unsigned seconds, np_tentative_fn fn,
 				    void *userdata);
 
@@ -270,42 +700,109 @@ enum np_apply_flags {
 	NP_APPLY_STRICT = 1u << 1,
 };
 
-/*
- * Apply a plan: all of it or, on any failure, nothing (the device is rolled
- * back to what it was and re-read to prove it).  Takes the device's lock,
- * finishes an interrupted earlier apply first, saves the pristine state once
- * for np_reset(), journals each step.  A device already at the plan's target
- * is not written to at all.
+/**
+ * np_apply() - apply a plan: all of it or, on any failure, nothing
+ * @ctx: the context
+ * @plan: the plan, from np_plan_compute()
+ * @flags: enum np_apply_flags
+ * @res: filled with what the apply did
+ * @err: filled on failure (may be NULL)
+ *
+ * On a failure the device is rolled back to what it was and re-read to
+ * prove it.  Takes the device's lock, finishes an interrupted earlier apply
+ * first, saves the pristine state once for np_reset(), journals each step.
+ * A device already at the plan's target is not written to at all.
+ *
+ * Return: 0, or a negative errno (@res says whether it was rolled back).
  */
 NP_EXPORT int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 		       struct np_apply_result *res, struct np_error *err);
-/* Discover, plan and apply in one go, under the device's lock (one read of
- * the device fewer than np_discover + np_plan_compute + np_apply).  *ret_plan
- * is set whenever planning succeeded, even when the apply then failed. */
+/**
+ * np_apply_policy() - discover, plan and apply in one go, under the device's lock
+ * @ctx: the context
+ * @ifname: the device
+ * @policy: the policy
+ * @opts: planning options, or NULL
+ * @flags: enum np_apply_flags
+ * @ret_plan: set to the plan whenever planning succeeded, even when the
+ *	apply then failed (may be NULL)
+ * @res: filled with what the apply did
+ * @err: filled on failure (may be NULL)
+ *
+ * One read of the device fewer than np_discover(), np_plan_compute() and
+ * np_apply(), and no other netpolicy can change the device in between.
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_apply_policy(struct np_ctx *ctx, const char *ifname,
 			      const struct np_policy *policy, const struct np_plan_opts *opts,
 			      unsigned flags, struct np_plan **ret_plan,
 			      struct np_apply_result *res, struct np_error *err);
-/* The plan back to the pristine state saved before netpolicy's first change;
- * -ENOENT when netpolicy never changed the device. */
+/**
+ * np_reset_plan() - the plan back to the pristine state
+ * @ctx: the context
+ * @ifname: the device
+ * @ret: set to the plan (free with np_plan_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * The pristine state is the one saved before netpolicy's first change.
+ *
+ * Return: 0, -ENOENT when netpolicy never changed the device, or another
+ * negative errno.
+ */
 NP_EXPORT int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 			    struct np_error *err);
-/* Return the device to its pristine state and forget it (0 and no plan
- * when netpolicy never changed it).  *ret_plan (may be NULL) is what it
- * changed, from the read the reset started from. */
+/**
+ * np_reset() - return the device to its pristine state and forget it
+ * @ctx: the context
+ * @ifname: the device
+ * @flags: enum np_apply_flags
+ * @ret_plan: set to what it changed, from the read the reset started from
+ *	(may be NULL; not set when netpolicy never changed the device)
+ * @res: filled with what the reset did
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0 (also when netpolicy never changed the device), or a negative
+ * errno.
+ */
 NP_EXPORT int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags,
 		       struct np_plan **ret_plan, struct np_apply_result *res,
 		       struct np_error *err);
-/* Roll back an apply a crash interrupted (np_apply and np_reset do this
- * themselves); res->recovered says whether there was one. */
+/**
+ * np_recover() - roll back an apply a crash interrupted
+ * @ctx: the context
+ * @ifname: the device
+ * @res: filled; np_apply_result_recovered() says whether there was one
+ * @err: filled on failure (may be NULL)
+ *
+ * np_apply() and np_reset() do this themselves.
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_recover(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
 			 struct np_error *err);
-/* Keep a tentative apply: -ENOENT when none is pending; -ETIME when its
- * deadline has passed: it is reverted instead (res says how that went). */
+/**
+ * np_confirm() - keep a tentative apply
+ * @ctx: the context
+ * @ifname: the device
+ * @res: filled with what was done
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0; -ENOENT when none is pending; -ETIME when its deadline has
+ * passed and it was reverted instead (@res says how that went).
+ */
 NP_EXPORT int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
 			 struct np_error *err);
-/* Undo the tentative apply `token` unless it was confirmed (then 0, nothing
- * done); res->changed says whether it reverted. */
+/**
+ * np_revert_tentative() - undo a tentative apply unless it was confirmed
+ * @ctx: the context
+ * @ifname: the device
+ * @token: the apply's np_apply_result_token()
+ * @res: filled; np_apply_result_changed() says whether it reverted
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0 (also when it was confirmed: nothing done), or a negative errno.
+ */
 NP_EXPORT int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 				  struct np_apply_result *res, struct np_error *err);
 
@@ -316,31 +813,102 @@ struct np_pending {
 	long long deadline;		/* ... until then (CLOCK_REALTIME seconds) */
 	unsigned long long token;
 };
+/**
+ * np_pending_state() - what the state directory says is pending for a device
+ * @ctx: the context
+ * @ifname: the device
+ * @ret: filled on success
+ * @err: filled on failure (may be NULL)
+ *
+ * Reads only.
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
 			       struct np_error *err);
 
-/* What netpolicy last applied to the device, a new object the caller frees. */
 struct np_active;
+/**
+ * np_active_policy() - what netpolicy last applied to a device
+ * @ctx: the context
+ * @ifname: the device
+ * @ret: set to a new object the caller frees with np_active_free()
+ * @err: filled on failure (may be NULL)
+ *
+ * Reads the policy record only.
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_active_policy(struct np_ctx *ctx, const char *ifname, struct np_active **ret,
 			       struct np_error *err);
+/**
+ * np_active_free() - free a record np_active_policy() made
+ * @active: the record, or NULL
+ */
 NP_EXPORT void np_active_free(struct np_active *active);
-/* the policy's name, "" when none */
+/**
+ * np_active_name() - the applied policy's name
+ * @active: the record
+ *
+ * Return: the name, "" when none.
+ */
 NP_EXPORT const char *np_active_name(const struct np_active *active);
-/* the --cpus it was planned with, "" for the default */
+/**
+ * np_active_cpus() - the CPUs the applied policy was planned with
+ * @active: the record
+ *
+ * Return: the --cpus list, "" for the default.
+ */
 NP_EXPORT const char *np_active_cpus(const struct np_active *active);
-/* knobs the driver refused, left out (np_plan_opts.drop), "" when none */
+/**
+ * np_active_drop() - knobs the driver refused, left out
+ * @active: the record
+ *
+ * Return: the comma-separated list (np_plan_opts.drop), "" when none.
+ */
 NP_EXPORT const char *np_active_drop(const struct np_active *active);
-/* The mixed policy's options as applied, to plan it again the same way
- * (np_plan_opts): its flows (0 and NULL for another policy), its default
- * class and its weights ("latency=1,throughput=2,cpu=1"); NULL when the
- * policy is not mixed. */
+/**
+ * np_active_n_flows() - how many flows the applied mixed policy has
+ * @active: the record
+ *
+ * The mixed policy's options as applied plan it again the same way
+ * (np_plan_opts).
+ *
+ * Return: the count, 0 for another policy.
+ */
 NP_EXPORT size_t np_active_n_flows(const struct np_active *active);
+/**
+ * np_active_flow() - one flow of the applied mixed policy
+ * @active: the record
+ * @i: which, below np_active_n_flows()
+ *
+ * Return: "CLASS:SPEC", or NULL for @i out of range.
+ */
 NP_EXPORT const char *np_active_flow(const struct np_active *active, size_t i);
+/**
+ * np_active_default_class() - the class of unclassified traffic
+ * @active: the record
+ *
+ * Return: the class's name, or NULL when the policy is not mixed.
+ */
 NP_EXPORT const char *np_active_default_class(const struct np_active *active);
+/**
+ * np_active_weights() - the classes' weights as applied
+ * @active: the record
+ *
+ * Return: "latency=1,throughput=2,cpu=1" style, or NULL when the policy is
+ * not mixed.
+ */
 NP_EXPORT const char *np_active_weights(const struct np_active *active);
-/* The classes of a device in mixed mode, {CLASS: {"weight", "queues":
- * {"first", "count"}, "cpus", "rss_context", "rules": [LOCATION...]}}
- * (netpolicy-json(7)); *ret NULL when the policy is not mixed. */
+/**
+ * np_active_classes_json() - the classes of a device in mixed mode
+ * @active: the record
+ * @ret: set to {CLASS: {"weight", "queues": {"first", "count"}, "cpus",
+ *	"rss_context", "rules": [LOCATION...]}} (netpolicy-json(7)), or NULL
+ *	when the policy is not mixed
+ *
+ * Return: 0, or -ENOMEM.
+ */
 NP_EXPORT int np_active_classes_json(const struct np_active *active, struct json_object **ret);
 
 /* --- change notifications (netpolicy watch) ---------------------------------- */
@@ -362,14 +930,56 @@ NP_EXPORT int np_active_classes_json(const struct np_active *active, struct json
  * (the socket's buffer overflowed): any device may have changed.
  */
 struct np_monitor;
+/**
+ * np_monitor_open() - listen for changes to devices
+ * @ctx: the context (the kernel backend)
+ * @ret: set to the monitor (free with np_monitor_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, -EOPNOTSUPP with a model, or another negative errno.
+ */
 NP_EXPORT int np_monitor_open(struct np_ctx *ctx, struct np_monitor **ret, struct np_error *err);
+/**
+ * np_monitor_free() - close a monitor
+ * @m: the monitor, or NULL
+ */
 NP_EXPORT void np_monitor_free(struct np_monitor *m);
+/**
+ * np_monitor_fd() - the descriptor to poll for POLLIN
+ * @m: the monitor
+ *
+ * Return: the file descriptor.
+ */
 NP_EXPORT int np_monitor_fd(const struct np_monitor *m);
+/**
+ * np_monitor_next() - read the next event
+ * @m: the monitor
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 1 with an event, 0 when none is pending, or a negative errno.
+ */
 NP_EXPORT int np_monitor_next(struct np_monitor *m, struct np_error *err);
-/* The current event: device index and name, and what changed ("channels",
- * "rings", "coalesce", "features", ..., "link up", "overrun"). */
+/**
+ * np_monitor_ifindex() - the current event's device index
+ * @m: the monitor
+ *
+ * Return: the index; 0 with "overrun" (any device may have changed).
+ */
 NP_EXPORT int np_monitor_ifindex(const struct np_monitor *m);
+/**
+ * np_monitor_ifname() - the current event's device name
+ * @m: the monitor
+ *
+ * Return: the name, valid until the next np_monitor_next().
+ */
 NP_EXPORT const char *np_monitor_ifname(const struct np_monitor *m);
+/**
+ * np_monitor_what() - what the current event says changed
+ * @m: the monitor
+ *
+ * Return: "channels", "rings", "coalesce", "features", ..., "link up",
+ * "overrun".
+ */
 NP_EXPORT const char *np_monitor_what(const struct np_monitor *m);
 
 /* --- configuration ---------------------------------------------------------- */
@@ -384,25 +994,98 @@ NP_EXPORT const char *np_monitor_what(const struct np_monitor *m);
 
 struct np_config;
 
-/* path NULL: NP_CONFIG_PATH.  ctx may be NULL (it is only used for logging). */
+/**
+ * np_config_load() - read and validate a configuration file
+ * @ctx: the context, or NULL (it is only used for logging)
+ * @path: the file, or NULL for NP_CONFIG_PATH
+ * @ret: set to the configuration (free with np_config_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or a negative errno (NP_PHASE_INPUT, "FILE:LINE: reason").
+ */
 NP_EXPORT int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
 			     struct np_error *err);
+/**
+ * np_config_free() - free a configuration
+ * @cfg: the configuration, or NULL
+ */
 NP_EXPORT void np_config_free(struct np_config *cfg);
+/**
+ * np_config_path() - the file a configuration was read from
+ * @cfg: the configuration
+ *
+ * Return: the path.
+ */
 NP_EXPORT const char *np_config_path(const struct np_config *cfg);
-/* Devices in file order; the accessors return NULL (0) for i out of range. */
+/**
+ * np_config_n_devices() - how many devices the configuration names
+ * @cfg: the configuration
+ *
+ * Devices are in file order; the accessors below return NULL (0) for an
+ * index out of range.
+ *
+ * Return: the count.
+ */
 NP_EXPORT size_t np_config_n_devices(const struct np_config *cfg);
+/**
+ * np_config_ifname() - a configured device's name
+ * @cfg: the configuration
+ * @i: which device
+ *
+ * Return: the name, or NULL.
+ */
 NP_EXPORT const char *np_config_ifname(const struct np_config *cfg, size_t i);
+/**
+ * np_config_policy() - a configured device's policy
+ * @cfg: the configuration
+ * @i: which device
+ *
+ * Return: the policy's name, or NULL.
+ */
 NP_EXPORT const char *np_config_policy(const struct np_config *cfg, size_t i);
-/* The cpus list as written (np_plan_opts.cpus), or NULL when not given. */
+/**
+ * np_config_cpus() - a configured device's CPUs
+ * @cfg: the configuration
+ * @i: which device
+ *
+ * Return: the cpus list as written (np_plan_opts.cpus), or NULL when not
+ * given.
+ */
 NP_EXPORT const char *np_config_cpus(const struct np_config *cfg, size_t i);
-/* Line of the device's [section] header. */
+/**
+ * np_config_line() - where a configured device's section starts
+ * @cfg: the configuration
+ * @i: which device
+ *
+ * Return: the line of its [section] header, 0 for @i out of range.
+ */
 NP_EXPORT unsigned np_config_line(const struct np_config *cfg, size_t i);
-/* A mixed device's flow, default-class and weight keys into opts
- * (NP_PLAN_OPTS_MIXED), valid as long as cfg; nothing for other policies. */
+/**
+ * np_config_mixed_opts() - a mixed device's options, for planning
+ * @cfg: the configuration
+ * @i: which device
+ * @opts: receives the flow, default-class and weight keys
+ *	(NP_PLAN_OPTS_MIXED), valid as long as @cfg; untouched for other
+ *	policies
+ */
 NP_EXPORT void np_config_mixed_opts(const struct np_config *cfg, size_t i, struct np_plan_opts *opts);
-/* Index of IFNAME's section, or -ENOENT. */
+/**
+ * np_config_find() - a device's section
+ * @cfg: the configuration
+ * @ifname: the device
+ * @ret: set to its index
+ *
+ * Return: 0, or -ENOENT.
+ */
 NP_EXPORT int np_config_find(const struct np_config *cfg, const char *ifname, size_t *ret);
-/* {"path": ..., "devices": [{"ifname", "policy", "cpus" (or null), "line"}]} */
+/**
+ * np_config_to_json() - a configuration as JSON
+ * @cfg: the configuration
+ * @ret: set to {"path": ..., "devices": [{"ifname", "policy", "cpus" (or
+ *	null), "line"}]}, a new object the caller puts
+ *
+ * Return: 0, or -ENOMEM.
+ */
 NP_EXPORT int np_config_to_json(const struct np_config *cfg, struct json_object **ret);
 
 /* --- traffic classes (the mixed policy) ------------------------------------- */
@@ -420,9 +1103,21 @@ enum np_class {
 	NP_CLASS__COUNT
 };
 
-/* "latency", "throughput", "cpu"; NULL for a value out of range. */
+/**
+ * np_class_name() - a class's name
+ * @cls: the class
+ *
+ * Return: "latency", "throughput", "cpu"; NULL for a value out of range.
+ */
 NP_EXPORT const char *np_class_name(enum np_class cls);
-/* -EINVAL (NP_PHASE_INPUT) for an unknown name. */
+/**
+ * np_class_from_name() - a class by name
+ * @name: "latency", "throughput" or "cpu"
+ * @ret: set to the class
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or -EINVAL (NP_PHASE_INPUT) for an unknown name.
+ */
 NP_EXPORT int np_class_from_name(const char *name, enum np_class *ret, struct np_error *err);
 
 /* The socket options a class implies (values and their sources: see
@@ -433,27 +1128,50 @@ struct np_socket_opts {
 	int busy_poll_budget;	/* SO_BUSY_POLL_BUDGET: 0 = the kernel's default (8) */
 	int priority;		/* SO_PRIORITY: 0..6 need no privilege */
 };
+/**
+ * np_class_socket_opts() - the socket options a class implies
+ * @cls: the class
+ * @ret: filled on success
+ *
+ * Return: 0, or -EINVAL for a class out of range.
+ */
 NP_EXPORT int np_class_socket_opts(enum np_class cls, struct np_socket_opts *ret);
 
-/*
- * Put one socket into a class: sets SO_BUSY_POLL, SO_PREFER_BUSY_POLL,
+/**
+ * np_socket_set_class() - put one socket into a class
+ * @fd: the socket
+ * @cls: the class
+ * @err: filled on failure (may be NULL)
+ *
+ * Sets SO_BUSY_POLL, SO_PREFER_BUSY_POLL,
  * SO_BUSY_POLL_BUDGET and SO_PRIORITY to the class's values (a socket moved
  * from latency to throughput gets its busy polling switched off again).
  * Raising busy polling needs CAP_NET_ADMIN (net/core/sock.c): -EPERM
  * without it, with the option named in err->msg.  Options are set in the
  * order above; on failure the ones before it stay set.
+ *
+ * Return: 0, or a negative errno.
  */
 NP_EXPORT int np_socket_set_class(int fd, enum np_class cls, struct np_error *err);
 
-/*
- * Per task: the CPUs of class cls on ifname, a device netpolicy set to the
- * mixed policy, from its policy record.  cpuset is a cpu_set_t of setsize
+/**
+ * np_class_cpus() - the CPUs of a class, to run a task there
+ * @ctx: the context
+ * @ifname: a device netpolicy set to the mixed policy
+ * @cls: the class
+ * @cpuset: a cpu_set_t, filled as CPU_SET_S does
+ * @setsize: its size in bytes
+ * @err: filled on failure (may be NULL)
+ *
+ * From the device's policy record.  cpuset is a cpu_set_t of setsize
  * bytes (sizeof(cpu_set_t), or CPU_ALLOC_SIZE(n) for a larger one), filled
  * as CPU_SET_S does, ready for sched_setaffinity(0, setsize, cpuset): a
  * task run there transmits on the class's queues (XPS) and has its flows
  * received there (RFS).  -ENOTCONN when the device is not in mixed mode
  * (or netpolicy set nothing on it); -ENOENT when the class has no flows;
  * -ERANGE when a CPU does not fit in setsize bytes.  Reads only.
+ *
+ * Return: 0, or one of the negative errnos above.
  *
  *	cpu_set_t set;
  *	if (np_class_cpus(ctx, "eth0", NP_CLASS_LATENCY, &set, sizeof(set), err) == 0)

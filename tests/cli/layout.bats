@@ -58,3 +58,30 @@ objects() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+KERNELDOC="$NP_SRCDIR/tests/arch/kerneldoc.py"
+HEADER="$NP_SRCDIR/include/netpolicy/netpolicy.h"
+
+@test "every exported function of the public header has kernel-doc" {
+	run python3 "$KERNELDOC" "$HEADER"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" exported functions, 0 problems"* ]]
+}
+
+@test "the kernel-doc check fails on a missing comment, summary, parameter or Return" {
+	# one of each, planted in a copy of the header
+	sed -e 's/^ \* np_version() - /  * /' \
+	    -e '/^ \* np_ifname_validate() - /,/^ \*\//{/^ \* @err:/d}' \
+	    -e '/^ \* np_plan_n_steps() - /,/^ \*\//{/^ \* Return:/d}' \
+	    -e '/^ \* np_error_free() - /,/^ \*\//d' \
+	    "$HEADER" >"$NP_TMP/bad.h"
+	run python3 "$KERNELDOC" "$NP_TMP/bad.h"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"np_version: the comment does not start \"np_version() - summary\""* ]]
+	[[ "$output" == *"np_ifname_validate: parameter err is not documented (@err:)"* ]]
+	[[ "$output" == *"np_plan_n_steps: no \"Return:\" section"* ]]
+	[[ "$output" == *"np_error_free: no kernel-doc comment"* ]]
+	[[ "$output" == *" 4 problems"* ]]
+}
