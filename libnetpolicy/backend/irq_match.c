@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_kernel.h"
 
 /* --- names ----------------------------------------------------------------- */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "ethnl/ethnl.h"
 #include "np_kernel.h"
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ethnl/ethnl.h"
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_kernel.h"
 #include "np_steer.h"
 

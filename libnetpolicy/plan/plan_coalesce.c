@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_policy.h"
 
 static void names(uint32_t mask, char *buf, size_t len)

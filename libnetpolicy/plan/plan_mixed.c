@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_mixed.h"
 #include "np_policy.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_sim.h"
 
 uint32_t np_sim_roundup_pow2(uint32_t v)

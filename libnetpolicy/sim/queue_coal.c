@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_sim.h"
 
 static bool coal_bool(int f)

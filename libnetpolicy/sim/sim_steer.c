@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_sim.h"
 
 #define FAIL(code, ...) (snprintf(why, len, __VA_ARGS__), (code))

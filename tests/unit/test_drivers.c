@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_private.h"
 #include "tap.h"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "backend/np_kernel.h"
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "fixture.h"
 #include "np_mixed.h"
 #include "np_policy.h"

@@ -2,7 +2,7 @@
 /* Device-wide interrupt coalescing: one request carrying only the changed
  * fields (a field the driver lacks would fail the whole request); two where
  * the driver table says turning adaptive-rx off drops the rest (bnxt). */
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 #include "np_plan.h"
 
 static bool is_bool(int f)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_drivers.h"
+#include "drivers/np_drivers.h"
 
 #define B(f) NP_COAL_BIT(NP_COAL_##f)
 #define N(a) a, (sizeof(a) / sizeof((a)[0]))

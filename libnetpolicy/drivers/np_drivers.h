@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Driver truth as data (backend/drivers.c): what each driver family's
+ * Driver truth as data (drivers/drivers.c): what each driver family's
  * ethtool ops accept, read from the driver source each entry cites.  No I/O:
  * the planner plans only what this says the driver takes, and the simulated
  * backend refuses what the real driver refuses, from the same facts.  A
