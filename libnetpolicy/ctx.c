@@ -62,19 +62,6 @@ void np_ctx_set_log(struct np_ctx *ctx, np_log_fn fn, void *userdata)
 	ctx->log_ud = userdata;
 }
 
-void np_log(struct np_ctx *ctx, enum np_log_level level, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	if (!ctx || !ctx->log_fn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	ctx->log_fn(ctx->log_ud, level, buf);
-}
-
 void np_ctx_work_counts(const struct np_ctx *ctx, struct np_work_counts *ret)
 {
 	*ret = ctx->counts;
@@ -169,22 +156,6 @@ static void sim_state_dir(struct np_ctx *ctx, const char *file)
 const char *np_ctx_state_dir(const struct np_ctx *ctx)
 {
 	return ctx->state_dir;
-}
-
-int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err)
-{
-	int r;
-
-	if (!ctx->be) {
-		if (ctx->model)
-			r = np_backend_sim_new(ctx, ctx->model, &ctx->be, err);
-		else
-			r = np_backend_kernel_new(ctx, &ctx->be, err);
-		if (r < 0)
-			return r;
-	}
-	*ret = ctx->be;
-	return 0;
 }
 
 const char *np_ctx_backend_name(const struct np_ctx *ctx)

@@ -85,3 +85,31 @@ HEADER="$NP_SRCDIR/include/netpolicy/netpolicy.h"
 	[[ "$output" == *"np_error_free: no kernel-doc comment"* ]]
 	[[ "$output" == *" 4 problems"* ]]
 }
+
+LAYERS="$NP_SRCDIR/tests/arch/layers.py"
+
+@test "the layer checker finds a reference against the folder order" {
+	mkdir -p "$NP_TMP/lib/util" "$NP_TMP/lib/plan"
+	printf 'int np_plan_b(void);\nint np_util_a(void) { return np_plan_b(); }\n' >"$NP_TMP/a.c"
+	printf 'int np_util_c(void);\nint np_plan_b(void) { return np_util_c(); }\n' >"$NP_TMP/b.c"
+	printf 'int np_util_c(void) { return 1; }\n' >"$NP_TMP/c.c"
+	cc -c -o "$NP_TMP/lib/util/a.o" "$NP_TMP/a.c"
+	cc -c -o "$NP_TMP/lib/plan/b.o" "$NP_TMP/b.c"
+	cc -c -o "$NP_TMP/lib/util/c.o" "$NP_TMP/c.c"
+	run python3 "$LAYERS" nm "$NP_TMP/lib"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"util/a.o -> plan/b.o: np_plan_b"* ]]
+	[[ "$output" == *"util -> plan: 1 references against the order"* ]]
+	# plan -> util is downward: without a.o the order holds
+	run python3 "$LAYERS" nm "$NP_TMP/lib" "$NP_TMP/lib/plan/b.o" "$NP_TMP/lib/util/c.o"
+	[ "$status" -eq 0 ]
+}
+
+@test "the library's folders reference only their own layer and those below" {
+	mapfile -t objs < <(objects libnetpolicy)
+	[ "${#objs[@]}" -gt 50 ]
+	run python3 "$LAYERS" nm "$NP_BUILDDIR/libnetpolicy" "${objs[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
