@@ -75,7 +75,9 @@ static bool hdr_add(struct json_object *hdr, const char *key, struct json_object
 }
 
 /* The rules the run may insert, so that recovery removes those and never a
- * rule someone else inserted after the run was killed (np_engine_recover). */
+ * rule someone else inserted after the run was killed (np_engine_recover);
+ * written when empty too: a rule at a location the journal's state names
+ * is then someone else's as well (apply/owned_rules.c). */
 static bool add_intent(struct json_object *hdr, const struct np_steer *intent)
 {
 	struct json_object *in = json_object_new_object();
@@ -111,7 +113,7 @@ int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct
 	    !hdr_add(hdr, "bus_info", json_object_new_string(id->bus_info)) ||
 	    !hdr_add(hdr, "netns", json_object_new_int64((int64_t)id->netns)) ||
 	    !hdr_add(hdr, "commit", json_object_get(j->commit)) ||
-	    (intent && intent->n_rules && !add_intent(hdr, intent)) ||
+	    (intent && !add_intent(hdr, intent)) ||
 	    (!hdr_add(hdr, "before", st) && (st = NULL, true))) {
 		json_object_put(st);
 		json_object_put(hdr);
