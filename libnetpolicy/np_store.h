@@ -145,6 +145,10 @@ struct np_tentative {
 bool np_doc_add(struct json_object **o, const char *key, struct json_object *v);
 bool np_doc_push(struct json_object **a, struct json_object *v);
 
+/* A state a record holds (np_state_from_json_full): one it cannot hold is
+ * a damaged record named `what` (NP_PHASE_APPLY), not an input error. */
+int np_state_from_record(struct json_object *obj, const char *what, struct np_state **ret,
+			 struct np_error *err);
 /* -ENOENT when absent (err untouched); -EINVAL for a damaged file. */
 int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_ident *ret_id,
 			   struct np_error *err);

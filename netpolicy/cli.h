@@ -58,6 +58,7 @@ struct cli {
 	struct json_object *json_out;
 	bool changed;		/* a device was changed (for the exit status of output errors) */
 	bool out_failed;	/* a document could not be built (memory ran out): not printed */
+	int out_errno;		/* why writing the JSON document failed, 0: it did not */
 };
 
 /* signals.c: the first SIGINT, SIGTERM or SIGHUP received while applying

@@ -370,7 +370,7 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 		       !json_object_is_type(before, json_type_object)))
 		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: no state to return to", what);
 	if (r >= 0)
-		r = np_state_from_json_full(before, &info.before, err);
+		r = np_state_from_record(before, what, &info.before, err);
 	if (r >= 0 && json_object_object_get_ex(hdr, "intent", &v)) {
 		if (!json_object_is_type(v, json_type_object))
 			r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad intent", what);
