@@ -259,6 +259,7 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 {
 	struct np_state *placed = NULL;
 	const struct np_state *goal = before;
+	const char *ifname = e->ifname;
 	struct np_error rerr;
 	struct np_plan left;
 	int r;
@@ -267,12 +268,23 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 	e->res->rolled_back = true;
 	np_log(e->ctx, NP_LOG_INFO, "%s: rolling back", e->ifname);
 	r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
+	if (r == -ENODEV && e->res->renamed_to[0]) {
+		/* Renamed during the run: the same device (its ifindex in
+		 * this namespace, known since the run's first read, checked
+		 * on every read) is rolled back under its new name. */
+		np_log(e->ctx, NP_LOG_NOTICE, "%s: renamed to %s during the run; rolling it back "
+		       "there", e->ifname, e->res->renamed_to);
+		e->ifname = e->res->renamed_to;
+		e->res->vanished = false;
+		np_error_clear(&rerr);
+		r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
+	}
 	if (r == -ENODEV) {
 		/* Not here any more: nothing to restore here, and the journal
 		 * is kept in case it comes back (renamed back, moved back). */
 		e->res->vanished = true;
 		e->res->rolled_back = false;
-		return;
+		goto out;
 	}
 	if (r >= 0 && np_goal_placeable(*cur, before, &placed) < 0)
 		r = np_err(&rerr, -ENOMEM, NP_PHASE_ROLLBACK, NULL, "out of memory");
@@ -300,6 +312,7 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 	e->res->rollback_incomplete = true;
 	np_error_format(&rerr, e->res->rollback_msg, sizeof(e->res->rollback_msg));
 out:
+	e->ifname = ifname;	/* the records stay under the name the run began with */
 	np_state_free(placed);
 }
 
