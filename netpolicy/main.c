@@ -238,6 +238,7 @@ int main(int argc, char **argv)
 	CLI_ERROR(err);
 	struct cli c = { .wait = -1 };
 	char **words;
+	unsigned long long pending = 0;
 	int nwords, opt, r;
 
 	/* A closed pipe (netpolicy ... | head) must never kill an apply half-way:
@@ -376,7 +377,12 @@ int main(int argc, char **argv)
 	c.state_dir = np_ctx_state_dir(c.ctx);
 	if (cmd->applies && !c.dry_run)
 		cli_catch_signals(c.ctx);
+	/* a pending --confirm this command ends (confirm, reset, set) */
+	if ((cmd->applies || cmd->run == cmd_confirm) && !c.dry_run && c.device)
+		pending = cli_pending_token(&c);
 	r = cmd->run(&c);
+	if (pending && cli_pending_token(&c) != pending)
+		cli_watchdog_end(pending);
 	np_ctx_free(c.ctx);
 	if (c.out_failed) {
 		fprintf(stderr, "netpolicy: out of memory: the output could not be made%s\n",
