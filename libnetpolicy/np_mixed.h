@@ -119,6 +119,22 @@ struct np_journal_info;
  * the journal's state.  -ENOMEM. */
 int np_recovery_goal(const struct np_journal_info *info, const struct np_state *cur,
 		     struct np_state **ret);
+/* The goal for a device whose driver places rules itself (RX_CLS_LOC_SPECIAL):
+ * goal's rules that the device lacks at their location, at RX_CLS_LOC_ANY.
+ * 1 and *ret (a copy) when it moved any, 0 when goal is right as it is,
+ * -ENOMEM. */
+int np_goal_placeable(const struct np_state *cur, const struct np_state *goal,
+		      struct np_state **ret);
+/* The record's rules whose location in `before` the device (cur) no longer
+ * has them at, and that the driver put elsewhere (a rule put back at
+ * RX_CLS_LOC_ANY): their new locations.  Returns how many moved. */
+unsigned np_mixed_record_relocate(struct np_mixed_record *r, const struct np_state *before,
+				  const struct np_state *cur);
+struct np_store;
+/* The same for the device's policy record on disk, written when any moved;
+ * no record (or a damaged one) names nothing to move. */
+int np_store_policy_relocate(struct np_store *s, const struct np_state *before,
+			     const struct np_state *cur, struct np_error *err);
 /* "latency=1,throughput=2,cpu=1": the weights of its classes, every class. */
 void np_mixed_record_weights(const struct np_mixed_record *r, char *buf, size_t len);
 /* JSON both ways (apply/records_mixed.c): {"flows": [TEXT...], "default":

@@ -82,6 +82,11 @@ int np_store_peek(struct np_ctx *ctx, const char *ifname, np_store_peek_fn fn, v
  * file too (while holding it: lockers check the inode they locked). */
 void np_store_close(struct np_store *s, bool forget);
 
+/* The device's lock file as (st_dev, st_ino): the one held, else the one
+ * the directory names (without locking); -ENOENT when there is none.  The
+ * --confirm watchdog tells a directory emptied under it (another lock file,
+ * or none) from records a command removed (the same lock file). */
+int np_store_lock_id(struct np_store *s, unsigned long long ret[2]);
 bool np_store_has(const struct np_store *s, enum np_file f);
 /* unlink + fsync(dir); absent is fine.  A failure is an error. */
 int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err);
@@ -145,6 +150,10 @@ struct np_tentative {
 bool np_doc_add(struct json_object **o, const char *key, struct json_object *v);
 bool np_doc_push(struct json_object **a, struct json_object *v);
 
+/* A state a record holds (np_state_from_json_full): one it cannot hold is
+ * a damaged record named `what` (NP_PHASE_APPLY), not an input error. */
+int np_state_from_record(struct json_object *obj, const char *what, struct np_state **ret,
+			 struct np_error *err);
 /* -ENOENT when absent (err untouched); -EINVAL for a damaged file. */
 int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_ident *ret_id,
 			   struct np_error *err);

@@ -58,6 +58,7 @@ struct cli {
 	struct json_object *json_out;
 	bool changed;		/* a device was changed (for the exit status of output errors) */
 	bool out_failed;	/* a document could not be built (memory ran out): not printed */
+	int out_errno;		/* why writing the JSON document failed, 0: it did not */
 };
 
 /* signals.c: the first SIGINT, SIGTERM or SIGHUP received while applying
@@ -130,6 +131,13 @@ int cmd_revert(struct cli *c);
  * interrupted run to roll back, a --confirm pending or expired); reads only. */
 void cli_note_pending(struct cli *c, struct json_object *obj);
 int cli_spawn_watchdog(struct cli *c, unsigned long long token, long long deadline);
+/* The pending --confirm's token (0: none), read without the lock. */
+unsigned long long cli_pending_token(struct cli *c);
+/* A command ended pending --confirm `token` (confirmed it, reset the device,
+ * replaced it): its watchdog has nothing left to guard and is stopped, so
+ * a state directory emptied later cannot make it revert a change that is
+ * no longer pending. */
+void cli_watchdog_end(unsigned long long token);
 
 /* Plan POLICY for c->device and apply it (or print it with --dry-run), as set
  * does; returns the exit code. */

@@ -177,6 +177,23 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 	return rc;
 }
 
+/* Failed before the command's own plan.  In the rollback of an earlier
+ * interrupted run that could not be completed (some of its values may be
+ * written back, the journal is kept): exit 4, never "nothing was changed". */
+static int failed_unplanned(struct cli *c, const struct np_apply_result *res,
+			    const struct np_error *err)
+{
+	char buf[600];
+
+	if (!np_apply_result_rollback_incomplete(res))
+		return cli_fail(c, err);
+	np_error_format(err, buf, sizeof(buf));
+	fprintf(stderr, "netpolicy: %s: rolling back an interrupted earlier run: %s; rollback "
+		"INCOMPLETE; the journal is kept, 'netpolicy %s reset' retries\n", c->device, buf,
+		c->device);
+	return NP_EXIT_ROLLBACK_FAILED;
+}
+
 int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
 {
 	cli_jadd(c, plan_json, "dry_run", json_object_new_boolean(1));
@@ -215,7 +232,7 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 	if (!plan) {	/* failed before there was a plan: nothing was touched */
 		char buf[600];
 
-		rc = cli_fail(c, err);
+		rc = failed_unplanned(c, res, err);
 		return cli_device_failed(c, policy, rc, np_error_format(err, buf, sizeof(buf)));
 	}
 	/* Without its document the outcome is still reported (stderr, exit
@@ -269,8 +286,8 @@ int cmd_reset(struct cli *c)
 		}
 		return NP_EXIT_OK;
 	}
-	if (!plan)	/* failed before anything was written */
-		return cli_fail(c, err);
+	if (!plan)	/* failed before its own first write */
+		return failed_unplanned(c, res, err);
 	if (np_plan_to_json(plan, &obj) < 0)
 		obj = NULL;	/* reported as for cli_apply */
 	cli_jadd(c, obj, "policy", json_object_new_string("reset"));

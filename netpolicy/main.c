@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "cli.h"
-/* --root and the step hook are for tests, not API */
+/* --root and the step hook are for tests, not API: only the test build
+ * (tests/netpolicy-test, -DNP_TEST_HOOKS) has them */
 #include "np_test_hooks.h"
 
 #define CLI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -60,7 +61,11 @@ static const struct cli_option options[] = {
 	{ "quiet", 'q', NULL, NULL, "print nothing but errors" },
 	{ "state-dir", OPT_STATE_DIR, "DIR", NULL, "locks, journals and snapshots (default /run/netpolicy)" },
 	{ "model", OPT_MODEL, "FILE", NULL, "use a simulated machine described in FILE" },
+#ifdef NP_TEST_HOOKS
+	/* an installed system tool must not read its kernel interfaces (and
+	 * /etc, /run) below a directory its caller names */
 	{ "root", OPT_ROOT, "DIR", NULL, "read sysfs and procfs below DIR (test fixtures)" },
+#endif
 	{ "policy-dir", OPT_POLICY_DIR, "DIR", NULL, "custom policies (default " NP_POLICY_DIR ")" },
 	{ "wait", OPT_WAIT, "SECS", NULL, "wait at most SECS for a device another netpolicy holds (exit 7)" },
 	{ "dry-run", 'n', NULL, "set reset plan", "print the plan, change nothing" },
@@ -208,17 +213,32 @@ static int parse_seconds(const char *s, long lo, long hi)
 	return (int)v;
 }
 
+/* Output that could not be written (a full disk, a closed pipe) is an
+ * error, as in coreutils: one line on stderr; exit 1 where nothing was
+ * changed, 6 where the change was made and kept. */
+static int output_status(int r, bool changed, int out_err)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return r;
+	out_err = errno ? errno : out_err ? out_err : EIO;
+	fprintf(stderr, "netpolicy: cannot write output: %s%s\n", strerror(out_err),
+		changed ? " (the change itself was applied)" : "");
+	return r == NP_EXIT_OK ? (changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR) : r;
+}
+
 int main(int argc, char **argv)
 {
 	struct option opts[CLI_ARRAY_SIZE(options) + 1] = {};
 	const char *state_dir = NULL, *model = NULL, *root = NULL, *policy_dir = NULL;
 	bool given[CLI_ARRAY_SIZE(options)] = {};
 	char shortopts[2 * CLI_ARRAY_SIZE(options) + 2] = ":";
-	int out_err, sig;
+	int sig;
 	const struct command *cmd;
 	CLI_ERROR(err);
 	struct cli c = { .wait = -1 };
 	char **words;
+	unsigned long long pending = 0;
 	int nwords, opt, r;
 
 	/* A closed pipe (netpolicy ... | head) must never kill an apply half-way:
@@ -252,10 +272,12 @@ int main(int argc, char **argv)
 		case 'j': c.json = true; break;
 		case 'v': c.verbose = true; break;
 		case 'q': c.quiet = true; break;
-		case 'h': usage(stdout); return NP_EXIT_OK;
+		case 'h': usage(stdout); return output_status(NP_EXIT_OK, false, 0);
 		case OPT_STATE_DIR: state_dir = optarg; break;
 		case OPT_MODEL: model = optarg; break;
+#ifdef NP_TEST_HOOKS
 		case OPT_ROOT: root = optarg; break;
+#endif
 		case OPT_POLICY_DIR: policy_dir = optarg; break;
 		case 'n': c.dry_run = true; break;
 		case OPT_CPUS: c.cpus = optarg; break;
@@ -288,7 +310,9 @@ int main(int argc, char **argv)
 				return cli_usage_error("--wait: '%s' is not a number of seconds (0-86400)",
 						       optarg);
 			break;
-		case OPT_VERSION: printf("netpolicy %s\n", PACKAGE_VERSION); return NP_EXIT_OK;
+		case OPT_VERSION:
+			printf("netpolicy %s\n", PACKAGE_VERSION);
+			return output_status(NP_EXIT_OK, false, 0);
 		default: return cli_usage_error("unknown option");
 		}
 	}
@@ -341,8 +365,11 @@ int main(int argc, char **argv)
 	c.root = root;
 	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, err) < 0) ||
 	    (policy_dir && np_ctx_set_policy_dir(c.ctx, policy_dir, err) < 0) ||
-	    (model && np_ctx_set_model(c.ctx, model, err) < 0) ||
-	    (root && np_ctx_set_root(c.ctx, root, err) < 0)) {
+	    (model && np_ctx_set_model(c.ctx, model, err) < 0)
+#ifdef NP_TEST_HOOKS
+	    || (root && np_ctx_set_root(c.ctx, root, err) < 0)
+#endif
+	    ) {
 		r = cli_fail(&c, err);
 		np_ctx_free(c.ctx);
 		return r;
@@ -350,20 +377,20 @@ int main(int argc, char **argv)
 	c.state_dir = np_ctx_state_dir(c.ctx);
 	if (cmd->applies && !c.dry_run)
 		cli_catch_signals(c.ctx);
+	/* a pending --confirm this command ends (confirm, reset, set) */
+	if ((cmd->applies || cmd->run == cmd_confirm) && !c.dry_run && c.device)
+		pending = cli_pending_token(&c);
 	r = cmd->run(&c);
+	if (pending && cli_pending_token(&c) != pending)
+		cli_watchdog_end(pending);
 	np_ctx_free(c.ctx);
-	errno = 0;
 	if (c.out_failed) {
 		fprintf(stderr, "netpolicy: out of memory: the output could not be made%s\n",
 			c.changed ? " (the change itself was applied)" : "");
 		if (r == NP_EXIT_OK)
 			r = c.changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
-	} else if (fflush(stdout) != 0 || ferror(stdout)) {
-		out_err = errno ? errno : EIO;
-		fprintf(stderr, "netpolicy: cannot write output: %s%s\n", strerror(out_err),
-			c.changed ? " (the change itself was applied)" : "");
-		if (r == NP_EXIT_OK)
-			r = c.changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
+	} else {
+		r = output_status(r, c.changed, c.out_errno);
 	}
 	sig = cli_signal_received();
 	if (sig && !c.quiet)

@@ -120,9 +120,12 @@ void cli_print_json(struct cli *c, struct json_object *obj)
 			text = NULL;
 		json_object_put(back);
 	}
-	if (text)
-		puts(text);
-	else
+	/* flushed at once: the reason a write failed is lost by the time
+	 * main checks the stream */
+	if (text) {
+		if (puts(text) < 0 || fflush(stdout) != 0)
+			c->out_errno = errno ? errno : EIO;
+	} else
 		c->out_failed = true;
 	json_object_put(doc);
 }

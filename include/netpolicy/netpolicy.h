@@ -805,6 +805,19 @@ NP_EXPORT int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply
  */
 NP_EXPORT int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 				  struct np_apply_result *res, struct np_error *err);
+/* The --confirm watchdog's own copy of what tentative apply `token` must
+ * return to, taken before its first write (from the running apply's
+ * journal, or the pending marker): np_revert_held() reverts from it when
+ * the state directory lost its records meanwhile (emptied: another lock
+ * file, or none), and otherwise does what np_revert_tentative() does.
+ * -ENOENT when there is no such pending change. */
+struct np_revert_hold;
+NP_EXPORT int np_revert_hold(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+			     struct np_revert_hold **ret, struct np_error *err);
+NP_EXPORT int np_revert_held(struct np_ctx *ctx, const char *ifname,
+			     const struct np_revert_hold *h, struct np_apply_result *res,
+			     struct np_error *err);
+NP_EXPORT void np_revert_hold_free(struct np_revert_hold *h);
 
 /* What the state directory says is pending for the device (reads only). */
 struct np_pending {

@@ -7,10 +7,15 @@
  * is pending without taking the lock.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #include "np_engine.h"
+#include "np_journal.h"
 
 int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
 	       struct np_error *err)
@@ -59,6 +64,114 @@ int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long lo
 			if (t.token == token)
 				r = np_tentative_revert(&e, &t, err);
 			np_tentative_release(&t);
+		}
+	}
+	np_engine_stop(&e);
+	return r;
+}
+
+/*
+ * The watchdog's own copy of what it must restore, read before the apply's
+ * first write (the apply waits for it: cli_spawn_watchdog): the marker the
+ * running apply's journal will commit, or the one on disk (a second
+ * --confirm keeps the first one's state).  With it the revert does not
+ * depend on the state directory keeping the marker: emptied under a pending
+ * --confirm (a new lock file, or none), the watchdog reverts from its copy.
+ */
+struct np_revert_hold {
+	struct np_tentative t;
+	unsigned long long lock_id[2];
+};
+
+static int hold_marker(struct np_store *s, void *ud, struct np_error *err)
+{
+	struct np_revert_hold *h = ud;
+	struct np_journal_info info;
+	struct json_object *v;
+	unsigned long long token = h->t.token;
+	char what[64];
+	int r;
+
+	snprintf(what, sizeof(what), "%s.journal: commit: tentative", s->ifname);
+	r = np_journal_load(s, &info, err);
+	if (r >= 0) {
+		memset(&h->t, 0, sizeof(h->t));
+		r = info.commit && json_object_object_get_ex(info.commit, "tentative", &v) && v ?
+		    np_tentative_from_json(v, what, &h->t, err) : -ENOENT;
+		np_journal_info_release(&info);
+		if (r >= 0 && h->t.token != token) {
+			np_tentative_release(&h->t);
+			r = -ENOENT;
+		}
+	}
+	if (r == -ENOENT) {
+		r = np_store_tentative_load(s, &h->t, err);
+		if (r >= 0 && h->t.token != token) {
+			np_tentative_release(&h->t);
+			r = -ENOENT;
+		}
+	}
+	if (r >= 0 && np_store_lock_id(s, h->lock_id) < 0)
+		h->lock_id[0] = h->lock_id[1] = 0;
+	return r < 0 ? r : 1;
+}
+
+int np_revert_hold(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+		   struct np_revert_hold **ret, struct np_error *err)
+{
+	struct np_revert_hold *h = calloc(1, sizeof(*h));
+	int r;
+
+	if (!h)
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	h->t.token = token;
+	r = np_store_peek(ctx, ifname, hold_marker, h, err);
+	if (r == 0)
+		r = np_err(err, -ENOENT, NP_PHASE_APPLY, NULL, "no pending --confirm %llu of %s "
+			   "to guard", token, ifname);
+	if (r < 0) {
+		free(h);
+		return r;
+	}
+	*ret = h;
+	return 0;
+}
+
+void np_revert_hold_free(struct np_revert_hold *h)
+{
+	if (!h)
+		return;
+	np_tentative_release(&h->t);
+	free(h);
+}
+
+int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_revert_hold *h,
+		   struct np_apply_result *res, struct np_error *err)
+{
+	unsigned long long now[2] = { 0, 0 };
+	struct np_tentative t;
+	struct np_engine e;
+	int r;
+
+	r = np_engine_begin(&e, ctx, ifname, res, false, err);
+	if (r >= 0) {
+		r = np_store_tentative_load(&e.store, &t, err);
+		if (r >= 0) {
+			if (t.token == h->t.token)
+				r = np_tentative_revert(&e, &t, err);
+			np_tentative_release(&t);
+		} else if (r == -ENOENT) {
+			r = 0;
+			np_store_lock_id(&e.store, now);
+			/* confirmed, reset or superseded under the same lock
+			 * file: nothing to do; gone with the whole directory:
+			 * still unconfirmed, reverted from the copy */
+			if (now[0] != h->lock_id[0] || now[1] != h->lock_id[1]) {
+				np_log(ctx, NP_LOG_WARNING, "%s: the deadline of a 'set --confirm' "
+				       "passed and the state directory %s lost its records; reverting "
+				       "the change from the watchdog's copy", ifname, ctx->state_dir);
+				r = np_tentative_revert(&e, &h->t, err);
+			}
 		}
 	}
 	np_engine_stop(&e);

@@ -241,10 +241,25 @@ static void describe_diff(const struct np_plan *p, char *buf, size_t len)
 	}
 }
 
+/* Rules put back where the driver chose (np_goal_placeable): the policy
+ * record names where they are now, before the journal goes. */
+static void relocated(struct np_engine *e, const struct np_state *before,
+		      const struct np_state *cur)
+{
+	struct np_error rerr;
+
+	np_error_clear(&rerr);
+	if (np_store_policy_relocate(&e->store, before, cur, &rerr) < 0)
+		np_log(e->ctx, NP_LOG_WARNING, "%s: %s", e->ifname, rerr.msg);
+}
+
 /* Return the device to `before`; say in res whether that worked.  Not
  * cancellable: a second signal must not leave the device half-way. */
 static void rollback(struct np_engine *e, struct np_state **cur, const struct np_state *before)
 {
+	struct np_state *placed = NULL;
+	const struct np_state *goal = before;
+	const char *ifname = e->ifname;
 	struct np_error rerr;
 	struct np_plan left;
 	int r;
@@ -253,38 +268,59 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 	e->res->rolled_back = true;
 	np_log(e->ctx, NP_LOG_INFO, "%s: rolling back", e->ifname);
 	r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
+	if (r == -ENODEV && e->res->renamed_to[0]) {
+		/* Renamed during the run: the same device (its ifindex in
+		 * this namespace, known since the run's first read, checked
+		 * on every read) is rolled back under its new name. */
+		np_log(e->ctx, NP_LOG_NOTICE, "%s: renamed to %s during the run; rolling it back "
+		       "there", e->ifname, e->res->renamed_to);
+		e->ifname = e->res->renamed_to;
+		e->res->vanished = false;
+		np_error_clear(&rerr);
+		r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
+	}
 	if (r == -ENODEV) {
 		/* Not here any more: nothing to restore here, and the journal
 		 * is kept in case it comes back (renamed back, moved back). */
 		e->res->vanished = true;
 		e->res->rolled_back = false;
-		return;
+		goto out;
 	}
+	if (r >= 0 && np_goal_placeable(*cur, before, &placed) < 0)
+		r = np_err(&rerr, -ENOMEM, NP_PHASE_ROLLBACK, NULL, "out of memory");
+	if (placed)
+		goal = placed;
 	if (r >= 0)
-		r = np_engine_converge(e, cur, before, NP_PHASE_ROLLBACK, &rerr);
+		r = np_engine_converge(e, cur, goal, NP_PHASE_ROLLBACK, &rerr);
 	if (r >= 0)
 		r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
-	if (r >= 0 && np_engine_remaining(e, *cur, before, &left) >= 0) {
+	if (r >= 0 && np_engine_remaining(e, *cur, goal, &left) >= 0) {
 		if (left.n_steps) {
 			e->res->rollback_incomplete = true;
 			describe_diff(&left, e->res->rollback_msg, sizeof(e->res->rollback_msg));
+		} else if (placed) {
+			relocated(e, before, *cur);
 		}
 		np_engine_steps_free(&left);
-		return;
+		goto out;
 	}
 	if (r == -ENODEV) {
 		e->res->vanished = true;
 		e->res->rolled_back = false;
-		return;
+		goto out;
 	}
 	e->res->rollback_incomplete = true;
 	np_error_format(&rerr, e->res->rollback_msg, sizeof(e->res->rollback_msg));
+out:
+	e->ifname = ifname;	/* the records stay under the name the run began with */
+	np_state_free(placed);
 }
 
 int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
 		  const char *what, struct np_commit *commit, struct np_error *err)
 {
-	struct np_state *before = NULL;
+	struct np_state *before = NULL, *placed = NULL;
+	const struct np_state *asked = goal;
 	struct np_steer intent = { 0 };
 	struct np_error jerr;
 	int r;
@@ -293,7 +329,12 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_APPLY, NULL, "out of memory");
 	e->before = before;
-	r = np_intent(before, goal, &intent);
+	/* a snapshot's rules (a revert's) go back where the driver says */
+	r = np_goal_placeable(before, goal, &placed);
+	if (placed)
+		goal = placed;
+	if (r >= 0)
+		r = np_intent(before, goal, &intent);
 	if (r < 0) {
 		r = np_err(err, r, NP_PHASE_APPLY, NULL, "out of memory");
 		goto out;
@@ -326,7 +367,8 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	 * before it rolls back to the header's state, which has none of them */
 	if (r >= 0 && commit->policy == NP_REC_SET && commit->policy_rec.has_mixed &&
 	    np_mixed_record_resolve(&commit->policy_rec.mixed, *cur,
-				    e->refined ? e->refined->target : goal))
+				    e->refined ? e->refined->target : asked) +
+	    (placed ? np_mixed_record_relocate(&commit->policy_rec.mixed, asked, *cur) : 0))
 		r = np_journal_policy(e->journal, &commit->policy_rec, err);
 	/* The run counts once "commit" is on disk; if it cannot be, undo it. */
 	if (r >= 0)
@@ -356,6 +398,7 @@ out:
 	e->refined = NULL;
 	e->before = NULL;
 	np_state_free(before);
+	np_state_free(placed);
 	return r;
 }
 
@@ -424,6 +467,15 @@ int np_engine_recover(struct np_engine *e, struct np_error *err)
 	e->id = info.id;
 	e->have_id = true;
 	r = np_recovery_goal(&info, cur, &goal);
+	if (r >= 0) {
+		struct np_state *placed = NULL;
+
+		r = np_goal_placeable(cur, goal, &placed);
+		if (placed) {
+			np_state_free(goal);
+			goal = placed;
+		}
+	}
 	if (r < 0) {
 		r = np_err(err, r, NP_PHASE_ROLLBACK, NULL, "out of memory");
 		goto out;
@@ -437,6 +489,7 @@ int np_engine_recover(struct np_engine *e, struct np_error *err)
 		/* The device is back; a journal we cannot remove (a read-only
 		 * state directory) only makes the next command repeat this
 		 * rollback, which then writes nothing. */
+		relocated(e, info.before, cur);
 		np_error_clear(&jerr);
 		if (np_store_remove(&e->store, NP_FILE_JOURNAL, &jerr) < 0)
 			np_log(e->ctx, NP_LOG_WARNING, "%s: %s", e->ifname, jerr.msg);

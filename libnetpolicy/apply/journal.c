@@ -75,7 +75,9 @@ static bool hdr_add(struct json_object *hdr, const char *key, struct json_object
 }
 
 /* The rules the run may insert, so that recovery removes those and never a
- * rule someone else inserted after the run was killed (np_engine_recover). */
+ * rule someone else inserted after the run was killed (np_engine_recover);
+ * written when empty too: a rule at a location the journal's state names
+ * is then someone else's as well (apply/owned_rules.c). */
 static bool add_intent(struct json_object *hdr, const struct np_steer *intent)
 {
 	struct json_object *in = json_object_new_object();
@@ -111,7 +113,7 @@ int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct
 	    !hdr_add(hdr, "bus_info", json_object_new_string(id->bus_info)) ||
 	    !hdr_add(hdr, "netns", json_object_new_int64((int64_t)id->netns)) ||
 	    !hdr_add(hdr, "commit", json_object_get(j->commit)) ||
-	    (intent && intent->n_rules && !add_intent(hdr, intent)) ||
+	    (intent && !add_intent(hdr, intent)) ||
 	    (!hdr_add(hdr, "before", st) && (st = NULL, true))) {
 		json_object_put(st);
 		json_object_put(hdr);
@@ -368,7 +370,7 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 		       !json_object_is_type(before, json_type_object)))
 		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: no state to return to", what);
 	if (r >= 0)
-		r = np_state_from_json_full(before, &info.before, err);
+		r = np_state_from_record(before, what, &info.before, err);
 	if (r >= 0 && json_object_object_get_ex(hdr, "intent", &v)) {
 		if (!json_object_is_type(v, json_type_object))
 			r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad intent", what);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "np_journal.h"
 #include "np_mixed.h"
 #include "np_state.h"
@@ -115,11 +117,28 @@ int np_intent(const struct np_state *before, const struct np_state *goal, struct
 	return 0;
 }
 
+/* A rule of `before` that is not on the device at its location and that a
+ * rollback re-inserts wherever the driver says: one with x's content, not
+ * yet taken (taken[] over before's rules). */
+static bool reinserted(const struct np_steer *before, const struct np_steer *d,
+		       const struct np_rule *x, bool *taken)
+{
+	for (unsigned k = 0; k < before->n_rules; k++) {
+		const struct np_rule *b = &before->rules[k], *o = np_steer_rule(d, b->fs.location);
+
+		if (taken[k] || (o && np_rule_same_content(o, b)) || !np_rule_same_content(b, x))
+			continue;
+		return taken[k] = true;
+	}
+	return false;
+}
+
 int np_recovery_goal(const struct np_journal_info *info, const struct np_state *cur,
 		     struct np_state **ret)
 {
 	const struct np_steer *d = &cur->dev.steer, *in = &info->intent;
-	bool *used = NULL;
+	const struct np_steer *bs = &info->before->dev.steer;
+	bool *used = NULL, *taken = NULL;
 	struct np_steer *s;
 	int r = np_state_dup(info->before, ret);
 
@@ -127,28 +146,150 @@ int np_recovery_goal(const struct np_journal_info *info, const struct np_state *
 		return r;
 	s = &(*ret)->dev.steer;
 	used = calloc(in->n_rules + 1, sizeof(*used));
-	if (!used)
+	taken = calloc(bs->n_rules + 1, sizeof(*taken));
+	if (!used || !taken) {
+		free(used);
+		free(taken);
 		return -ENOMEM;
+	}
 	for (unsigned i = 0; i < d->n_rules; i++) {
 		const struct np_rule *x = &d->rules[i];
-		struct np_rule *v;
+		struct np_rule *v, *at = (struct np_rule *)np_steer_rule(s, x->fs.location);
 		bool ours = false;
 
-		if (np_steer_rule(s, x->fs.location))
-			continue;	/* the journal's rule there comes back */
+		/* the journal's rule there comes back: where the driver takes
+		 * locations, written over what is there now; where it places
+		 * rules itself, wherever it says, so a rule someone else put
+		 * at that location since stays (unless the run made it) */
+		if (at && (!d->special || np_rule_same_content(at, x)))
+			continue;
 		for (unsigned k = 0; k < in->n_rules && !ours; k++)
 			if (!used[k] && np_rule_same_content(&in->rules[k], x))
 				ours = used[k] = true;
-		if (ours)
+		/* a killed rollback's re-insert of the journal's own rule */
+		if (ours || (d->special && !at && reinserted(bs, d, x, taken)))
 			continue;
+		if (at)
+			at->fs.location = RX_CLS_LOC_ANY;
 		v = realloc(s->rules, sizeof(*v) * (s->n_rules + 1));
 		if (!v) {
 			free(used);
+			free(taken);
 			return -ENOMEM;
 		}
 		s->rules = v;
 		s->rules[s->n_rules++] = *x;
 	}
 	free(used);
+	free(taken);
 	return 0;
+}
+
+/*
+ * Undoing a rule's deletion on a driver that places rules itself: the
+ * goal (a snapshot, a journal's state) names the location the driver gave
+ * the rule then, and the driver refuses any location but RX_CLS_LOC_ANY
+ * (sfc's efx_ethtool_set_class_rule() returns -EINVAL).  So every rule the
+ * goal names at a location where the device does not have it goes back in
+ * at RX_CLS_LOC_ANY, and is there when the device has a rule of its
+ * content anywhere the goal does not name (knob/steer.c), as a forward
+ * insert is.
+ */
+int np_goal_placeable(const struct np_state *cur, const struct np_state *goal,
+		      struct np_state **ret)
+{
+	const struct np_steer *d = &cur->dev.steer, *g = &goal->dev.steer;
+	struct np_state *p = NULL;
+	unsigned n = 0;
+	int r;
+
+	if (!d->special || d->err || g->err)
+		return 0;
+	for (unsigned i = 0; i < g->n_rules; i++) {
+		const struct np_rule *o = np_steer_rule(d, g->rules[i].fs.location);
+
+		n += g->rules[i].fs.location != RX_CLS_LOC_ANY &&
+		     !(o && np_rule_same_content(o, &g->rules[i]));
+	}
+	if (!n)
+		return 0;
+	r = np_state_dup(goal, &p);
+	if (r < 0)
+		return r;
+	for (unsigned i = 0; i < g->n_rules; i++) {
+		const struct np_rule *o = np_steer_rule(d, g->rules[i].fs.location);
+
+		if (!(o && np_rule_same_content(o, &g->rules[i])))
+			p->dev.steer.rules[i].fs.location = RX_CLS_LOC_ANY;
+	}
+	*ret = p;
+	return 1;
+}
+
+/* cur's rule with b's content that is not one of before's own (before has
+ * no rule of that content there) and not taken yet. */
+static const struct np_rule *moved_to(const struct np_state *before, const struct np_state *cur,
+				      const struct np_rule *b, const uint32_t *taken,
+				      unsigned n_taken)
+{
+	for (unsigned k = 0; k < cur->dev.steer.n_rules; k++) {
+		const struct np_rule *x = &cur->dev.steer.rules[k];
+		const struct np_rule *o = np_steer_rule(&before->dev.steer, x->fs.location);
+		bool t = false;
+
+		for (unsigned j = 0; j < n_taken; j++)
+			t |= taken[j] == x->fs.location;
+		if (!t && np_rule_same_content(x, b) && !(o && np_rule_same_content(o, x)))
+			return x;
+	}
+	return NULL;
+}
+
+unsigned np_mixed_record_relocate(struct np_mixed_record *r, const struct np_state *before,
+				  const struct np_state *cur)
+{
+	uint32_t taken[NP_CLASS__COUNT * NP_MIXED_OWNED_MAX];
+	unsigned n_taken = 0, n = 0;
+
+	if (before->dev.steer.err || cur->dev.steer.err)
+		return 0;
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
+		struct np_class_record *cr = &r->cls[c];
+
+		for (unsigned i = 0; cr->used && i < cr->n_rules; i++) {
+			const struct np_rule *b = np_steer_rule(&before->dev.steer, cr->rules[i]);
+			const struct np_rule *o = np_steer_rule(&cur->dev.steer, cr->rules[i]), *x;
+
+			if (!b || (o && np_rule_same_content(o, b)))
+				continue;
+			x = moved_to(before, cur, b, taken, n_taken);
+			if (!x || n_taken >= NP_ARRAY_SIZE(taken))
+				continue;
+			taken[n_taken++] = x->fs.location;
+			cr->rules[i] = x->fs.location;
+			n++;
+		}
+	}
+	return n;
+}
+
+int np_store_policy_relocate(struct np_store *s, const struct np_state *before,
+			     const struct np_state *cur, struct np_error *err)
+{
+	struct np_policy_record rec;
+	struct np_error ignored;
+	struct json_object *doc = NULL;
+	int r;
+
+	/* no record, or a damaged one: it names no rule to move */
+	np_error_clear(&ignored);
+	if (np_store_policy_load(s, &rec, &ignored) < 0 || !rec.has_mixed ||
+	    !np_mixed_record_relocate(&rec.mixed, before, cur))
+		return 0;
+	r = np_policy_record_to_json(&rec, &doc);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_STATE, NULL, "out of memory");
+	r = np_store_write_json(s, NP_FILE_POLICY, doc, err);
+	json_object_put(doc);
+	return r;
 }

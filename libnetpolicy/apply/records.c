@@ -154,6 +154,25 @@ static int get_int(struct json_object *o, const char *key, long long min, long l
 	return 0;
 }
 
+/* A state kept in a record: what it cannot hold (a count beyond the
+ * device's queues) is a damaged record, named, not a mistake in the
+ * command line (np_state_from_json_full calls it an input error, right
+ * for a --model file). */
+int np_state_from_record(struct json_object *obj, const char *what, struct np_state **ret,
+			 struct np_error *err)
+{
+	int r = np_state_from_json_full(obj, ret, err);
+
+	if (r < 0 && r != -ENOMEM && err && err->phase == NP_PHASE_INPUT) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		err->code = 0;	/* np_err keeps a first error: this one replaces it */
+		np_err(err, r, NP_PHASE_APPLY, err->knob, "%s: %s", what, msg);
+	}
+	return r;
+}
+
 /* --- pristine snapshot --------------------------------------------------------- */
 
 int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_ident *ret_id,
@@ -173,7 +192,10 @@ int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_
 		r = get_int(doc, "netns", 0, INT64_MAX, &v, "pristine", err);
 	if (r >= 0) {
 		ret_id->netns = (unsigned long long)v;
-		r = np_state_from_json_full(st, ret, err);
+		char what[PATH_MAX + 32];
+
+		snprintf(what, sizeof(what), "%s/%s.pristine", s->ctx->state_dir, s->ifname);
+		r = np_state_from_record(st, what, ret, err);
 	}
 	if (r >= 0) {
 		ret_id->ifindex = (*ret)->dev.ifindex;
@@ -356,7 +378,7 @@ int np_tentative_from_json(struct json_object *obj, const char *what, struct np_
 		       !json_object_is_type(v, json_type_object)))
 		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: before: missing", what);
 	if (r >= 0)
-		r = np_state_from_json_full(v, &t.before, err);
+		r = np_state_from_record(v, what, &t.before, err);
 	/* absent in the markers of netpolicy before it kept the record */
 	if (r >= 0 && json_object_object_get_ex(obj, "sysctl", &v)) {
 		t.sysctl_known = true;

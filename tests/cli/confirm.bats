@@ -70,3 +70,43 @@ reverted() {
 	cmp "$STATE_DIR/$DEV.policy" "$NP_TMP/policy"
 	[ ! -e "$STATE_DIR/$DEV.sysctl" ]
 }
+
+# The watchdogs of pending --confirm TOKEN, by their pids (not the awk
+# whose own command line has the token).
+watchdogs_of() {
+	ps -eo pid=,comm=,args= | awk -v t="__revert $1 " '$2 != "awk" && index($0 " ", t) { print $1 }'
+}
+
+@test "the state directory emptied while a --confirm is pending: the watchdog reverts from its own copy" {
+	cp "$MODEL" "$NP_TMP/before"
+	npsim "$DEV" set latency --confirm 4 >/dev/null
+	! cmp -s "$MODEL" "$NP_TMP/before"
+	rm -f "$STATE_DIR"/*
+	local i
+	for ((i = 0; i < 200; i++)); do
+		cmp -s "$MODEL" "$NP_TMP/before" && break
+		sleep 0.1
+	done
+	cmp "$MODEL" "$NP_TMP/before"
+	[ ! -e "$STATE_DIR/$DEV.tentative" ] && [ ! -e "$STATE_DIR/$DEV.journal" ]
+}
+
+@test "a --confirm ended by confirm, reset or another set stops its watchdog: an emptied directory then reverts nothing" {
+	cp "$MODEL" "$NP_TMP/pristine"
+	for end in confirm reset "set cpu"; do
+		cp "$NP_TMP/pristine" "$MODEL"
+		rm -rf "$STATE_DIR"
+		npsim "$DEV" set latency --confirm 4 >/dev/null
+		token=$(jq .token "$STATE_DIR/$DEV.tentative")
+		[ -n "$(watchdogs_of "$token")" ]
+		npsim "$DEV" $end >/dev/null
+		cp "$MODEL" "$NP_TMP/ended"
+		rm -f "$STATE_DIR"/*
+		for ((i = 0; i < 50; i++)); do
+			[ -z "$(watchdogs_of "$token")" ] && break
+			sleep 0.1
+		done
+		[ -z "$(watchdogs_of "$token")" ] || { echo "$end: its watchdog still runs"; false; }
+		cmp "$MODEL" "$NP_TMP/ended"
+	done
+}

@@ -49,6 +49,36 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 	cmp "$MODEL" "$NP_TMP/orig.json"
 }
 
+@test "exit 1: output that could not be written, for every command that only prints" {
+	np_model few-msix
+	cp "$MODEL" "$NP_TMP/orig.json"
+	local -a cmds=("--help" "--version" "policies" "--json policies" "show" "eno1 show"
+		       "--json eno1 show" "eno1 set throughput --dry-run" "--json eno1 set latency --dry-run"
+		       "plan --dry-run --config $NP_TMP/np.conf")
+	printf '[eno1]\npolicy = throughput\n' >"$NP_TMP/np.conf"
+	for c in "${cmds[@]}"; do
+		# bats' run cannot redirect the command's own stdout: a shell does
+		run --separate-stderr bash -c '"$0" --state-dir "$1" --model "$2" $3 >/dev/full' \
+			"$NETPOLICY" "$STATE_DIR" "$MODEL" "$c"
+		[ "$status" -eq 1 ] || { echo "$c: exit $status"; false; }
+		[ "$stderr" = "netpolicy: cannot write output: No space left on device" ] ||
+			{ echo "$c: $stderr"; false; }
+	done
+	cmp "$MODEL" "$NP_TMP/orig.json"
+	[ ! -e "$STATE_DIR/eno1.pristine" ]
+}
+
+@test "exit 2: --root is the test build's option, not the installed binary's" {
+	np_model few-msix
+	run npsim --root "$NP_TMP" eno1 show
+	[ "$status" -eq 2 ]
+	[ "$output" = "netpolicy: unknown option '--root' (see 'netpolicy --help')" ]
+	! "$NETPOLICY" --help | grep -q -- --root
+	! grep -q -- '--root' "$NP_SRCDIR/completion/netpolicy"
+	run "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" --root "$NP_TMP" eno1 show
+	[ "$status" -eq 0 ]
+}
+
 @test "exit 2: usage (option, command, policy, a mistake in a policy file)" {
 	np_model few-msix
 	run npsim --bogus eno1 show
@@ -80,6 +110,70 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 	run npsim "$dev" set throughput
 	[ "$status" -eq 4 ]
 	[[ "$output" == *"rollback INCOMPLETE"* ]]
+}
+
+# an interrupted set throughput (killed at its 6th journal sync: its
+# channels changed) whose journal's state is changed by jq filter $1
+interrupted_journal() {
+	command -v strace >/dev/null || skip "strace not installed"
+	np_model ixgbe-16cpu
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	np_killed_at fdatasync 6 "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$dev" set throughput
+	[ -e "$STATE_DIR/$dev.journal" ]
+	{ head -1 "$STATE_DIR/$dev.journal" | jq -c "$1"
+	  tail -n +2 "$STATE_DIR/$dev.journal"; } >"$NP_TMP/j" && mv "$NP_TMP/j" "$STATE_DIR/$dev.journal"
+	cp "$MODEL" "$NP_TMP/killed.json"
+}
+
+@test "exit 4: the rollback of an interrupted run wrote part of it back and failed" {
+	# rings beyond what the device takes: the channels go back first
+	interrupted_journal '.before.rings.rx = 8192 | .before.rings.max_rx = 8192'
+	[ "$(jq .devices[0].channels.combined "$MODEL")" -eq 8 ]
+	run npsim "$dev" reset
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"rolling back an interrupted earlier run: rings: "*"; rollback INCOMPLETE; the journal is kept"* ]]
+	[ -e "$STATE_DIR/$dev.journal" ]
+	[ "$(jq .devices[0].channels.combined "$MODEL")" -eq 16 ]
+	run npsim "$dev" set throughput
+	[ "$status" -eq 4 ]
+	[ -e "$STATE_DIR/$dev.journal" ]
+}
+
+@test "exit 1: a journal or pristine snapshot that cannot be of this device is a damaged record, not a usage error" {
+	# 100: more than the device's 64 queues
+	interrupted_journal '.before.channels.combined = 100'
+	run npsim "$dev" reset
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$STATE_DIR/$dev.journal: channels: rx 0, tx 0, combined 100: more than the device's 64 rx and 64 tx queues"* ]]
+	cmp "$MODEL" "$NP_TMP/killed.json"
+	[ -e "$STATE_DIR/$dev.journal" ]
+	# the same in the pristine snapshot: reset fails, nothing changed
+	rm -rf "$STATE_DIR"
+	np_model ixgbe-16cpu
+	npsim "$dev" set throughput >/dev/null
+	jq -c '.state.channels.combined = 100' "$STATE_DIR/$dev.pristine" >"$NP_TMP/p" &&
+		mv "$NP_TMP/p" "$STATE_DIR/$dev.pristine"
+	cp "$MODEL" "$NP_TMP/set.json"
+	for dry in "" --dry-run; do
+		run npsim "$dev" reset $dry
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"$STATE_DIR/$dev.pristine: channels: rx 0, tx 0, combined 100: more than"* ]]
+		cmp "$MODEL" "$NP_TMP/set.json"
+	done
+}
+
+@test "exit 3: a pristine snapshot with values the driver refuses is a reset that failed and was rolled back" {
+	np_model ixgbe-16cpu
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	npsim "$dev" set throughput >/dev/null
+	jq -c '.state.channels.combined = 64' "$STATE_DIR/$dev.pristine" >"$NP_TMP/p" &&
+		mv "$NP_TMP/p" "$STATE_DIR/$dev.pristine"
+	cp "$MODEL" "$NP_TMP/set.json"
+	run npsim "$dev" reset
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"channels: requested channel count exceeds maximum; rolled back, the device is as it was"* ]]
+	cmp "$MODEL" "$NP_TMP/set.json"
+	[ -e "$STATE_DIR/$dev.pristine" ]
 }
 
 @test "exit 5: check found drift" {

@@ -34,7 +34,9 @@ irqbalance_socket() {	# irqbalance_socket [BANNED...]: its control socket too
 	[ -e "$SOCK.ready" ]
 }
 
-npr() { npsim --root "$ROOT" "$@"; }
+# --root is the test build's (tests/netpolicy-test): never the installed binary's
+nproot() { "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" --root "$ROOT" "$@"; }
+npr() { nproot "$@"; }
 
 @test "no irqbalance: no word about it" {
 	run --separate-stderr npr "$DEV" set throughput --dry-run

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# netpolicy plan on a fresh machine: no configuration file.  --root DIR puts
-# the default configuration path (/etc/netpolicy/netpolicy.conf) below DIR.
+# netpolicy plan on a fresh machine: no configuration file.  --root DIR (the
+# test build's) puts the default configuration path
+# (/etc/netpolicy/netpolicy.conf) below DIR.
 
 load ../helpers
 bats_require_minimum_version 1.5.0
@@ -17,18 +18,21 @@ setup() {
 }
 teardown() { np_cleanup_tmp; }
 
+# --root is the test build's (tests/netpolicy-test): never the installed binary's
+nproot() { "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" --root "$ROOT" "$@"; }
+
 state_of() {
 	npsim --json "$1" show | jq -S 'del(.policy, .policy_cpus, .drift)'
 }
 
 @test "plan --dry-run without a configuration: the default policy for every device with hardware queues" {
-	run npsim --root "$ROOT" plan --dry-run
+	run nproot plan --dry-run
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"No $ROOT/etc/netpolicy/netpolicy.conf: the plan of the default policy (throughput)"* ]]
 	want=$(npsim "$DEV" set throughput --dry-run)
 	[[ "$output" == *"$want"* ]]
-	run npsim --root "$ROOT" --json plan --dry-run
+	run nproot --json plan --dry-run
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.default_policy' <<<"$output")" = throughput ]
 	[ "$(jq -r '[.devices[].ifname] | join(" ")' <<<"$output")" = "$DEV" ]	# not vnet9
@@ -37,7 +41,7 @@ state_of() {
 
 @test "plan without --dry-run and without a configuration: one line saying what to write where, nothing changed" {
 	before=$(state_of "$DEV")
-	run --separate-stderr npsim --root "$ROOT" plan
+	run --separate-stderr nproot plan
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" -eq 1 ]
@@ -48,7 +52,7 @@ state_of() {
 @test "the configuration is read from /etc/netpolicy/netpolicy.conf" {
 	mkdir -p "$ROOT/etc/netpolicy"
 	printf '[%s]\npolicy = latency\n' "$DEV" >"$ROOT/etc/netpolicy/netpolicy.conf"
-	run npsim --root "$ROOT" --json plan
+	run nproot --json plan
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .config <<<"$output")" = "$ROOT/etc/netpolicy/netpolicy.conf" ]

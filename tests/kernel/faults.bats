@@ -52,18 +52,19 @@ finish() {	# let it run on; its exit status in ST
 	[ ! -e "$STATE_DIR/v0.journal" ]
 }
 
-@test "renamed mid-apply: reported as renamed, exit 4, the journal kept; renamed back, reset restores it" {
+@test "renamed mid-apply: rolled back under its new name (the same ifindex), exit 3, no journal" {
 	stopped_set 0
 	ip -n "$NS" link set v0 name v9
 	finish
-	[ "$ST" -eq 4 ]
-	grep -q "renamed to v9" "$NP_TMP/out"
-	[ -e "$STATE_DIR/v0.journal" ]
-	ip -n "$NS" link set v9 name v0
-	run npns v0 reset
-	[ "$status" -eq 0 ]
-	[ "$(veth_snapshot)" = "$BEFORE" ]
+	[ "$ST" -eq 3 ] || { cat "$NP_TMP/out"; false; }
+	grep -q "v0: renamed to v9 during the run; rolling it back there" "$NP_TMP/out"
+	grep -q "rolled back, the device is as it was" "$NP_TMP/out"
 	[ ! -e "$STATE_DIR/v0.journal" ]
+	# as it was before the apply (a name changes none of it)
+	ip -n "$NS" link set v9 name v0
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
 }
 
 @test "moved to another namespace mid-apply: exit 4, the journal kept" {
