@@ -64,6 +64,10 @@ struct cli {
  * (0 = none); cli_catch_signals() makes the library stop and roll back at it. */
 int cli_signal_received(void);
 void cli_catch_signals(struct np_ctx *ctx);
+/* Note the dispositions netpolicy was started with (before it changes any);
+ * give them back, with an empty signal mask, before exec runs a command. */
+void cli_save_signals(void);
+void cli_restore_signals(void);
 
 /* The library's error, result and record objects, freed when the variable
  * goes out of scope.  An error object that could not be made is NULL, which
