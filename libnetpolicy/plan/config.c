@@ -285,7 +285,7 @@ int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
 		   struct np_error *err)
 {
 	struct np_config *cfg;
-	char *text = NULL;
+	char *text = NULL, why[120];
 	size_t len = 0;
 	int r;
 
@@ -300,9 +300,18 @@ int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
 	/* Links are followed (configuration management often links the
 	 * file); FIFOs, devices and pipes are refused without blocking, and
 	 * the size is bounded: "--config /dev/zero" once grew without end. */
-	r = np_text_file_read(AT_FDCWD, path, CONFIG_MAX_SIZE, &text, &len);
+	/* It decides what root writes to devices: only a file nobody but root
+	 * (or the caller) can change is trusted, as for policies.d. */
+	r = np_text_file_read_guarded(AT_FDCWD, path, CONFIG_MAX_SIZE, NP_TEXT_TRUSTED, why,
+				      sizeof(why), &text, &len);
+	if (r == -EPERM) {
+		r = np_err(err, r, NP_PHASE_INPUT, NULL, "%s: not trusted: %s", path, why);
+		goto out;
+	}
 	if (r < 0) {
-		r = np_err(err, r, r == -ENOMEM ? NP_PHASE_NONE : NP_PHASE_INPUT, NULL, "%s: %s",
+		bool resource = r == -ENOMEM || r == -EMFILE || r == -ENFILE || r == -EIO;
+
+		r = np_err(err, r, resource ? NP_PHASE_NONE : NP_PHASE_INPUT, NULL, "%s: %s",
 			   path, np_text_file_strerror(r));
 		goto out;
 	}
