@@ -131,6 +131,7 @@ static int mixed_key(struct np_config *cfg, struct entry *e, const char *key, co
 		     unsigned line, struct np_error *err)
 {
 	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED };
+	const char *all[NP_MIXED_FLOWS_MAX];
 	struct np_mixed_plan *mp;
 	struct np_error why;
 	char **slot;
@@ -140,8 +141,13 @@ static int mixed_key(struct np_config *cfg, struct entry *e, const char *key, co
 		if (e->n_flows == NP_MIXED_FLOWS_MAX)
 			return fail(err, cfg, line, "[%s]: more than %d flows", e->ifname,
 				    NP_MIXED_FLOWS_MAX);
-		o.flows = &value;
-		o.n_flows = 1;
+		/* with the section's earlier flows: two with the same match
+		 * are refused on the second's line */
+		for (size_t i = 0; i < e->n_flows; i++)
+			all[i] = e->flows[i];
+		all[e->n_flows] = value;
+		o.flows = all;
+		o.n_flows = e->n_flows + 1;
 		slot = &e->flows[e->n_flows];
 	} else if (!strcmp(key, "default-class")) {
 		o.default_class = value;

@@ -170,6 +170,7 @@ static int mixed_set(struct custom *c, const char *key, const char *value, unsig
 		     char *why, size_t why_len)
 {
 	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED };
+	const char *all[NP_MIXED_FLOWS_MAX];
 	struct np_mixed_plan *mp;
 	struct np_error e;
 	unsigned *at;
@@ -186,8 +187,13 @@ static int mixed_set(struct custom *c, const char *key, const char *value, unsig
 			snprintf(why, why_len, "more than %d flows", NP_MIXED_FLOWS_MAX);
 			return -EINVAL;
 		}
-		o.flows = &value;
-		o.n_flows = 1;
+		/* with the earlier flows: two with the same match are refused
+		 * on the second's line */
+		for (size_t i = 0; i < c->p.n_flows; i++)
+			all[i] = c->flows[i];
+		all[c->p.n_flows] = value;
+		o.flows = all;
+		o.n_flows = c->p.n_flows + 1;
 		slot = &c->flows[c->p.n_flows];
 		at = &c->flow_line;
 	} else if (!strcmp(key, "default-class")) {
