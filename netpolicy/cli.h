@@ -175,6 +175,12 @@ void cli_irqbalance_note(struct cli *c, bool drift);
  * to do, -errno (said on stderr) when it could not be asked. */
 int cli_irqbalance_ban(struct cli *c);
 
+/* fight.c: who may keep changing `what` ("channels", "irq ...") of the
+ * device: "irqbalance (pid N), NetworkManager, /etc/systemd/network/x.link",
+ * "" when nothing can be told. */
+void cli_fight_who(const struct cli *c, const char *ifname, const char *what, char *buf,
+		   size_t len);
+
 void render_state(FILE *out, struct json_object *state);
 /* verb: "would change" (dry run), "changed" (applied), "differs in" (check) */
 void render_plan(FILE *out, struct json_object *plan, const char *verb);
