@@ -64,4 +64,8 @@ int np_flow_parse(const char *text, struct np_flow *ret, size_t *err_col, struct
  */
 int np_flow_rule_format(const struct ethtool_rx_flow_spec *fs, char *buf, size_t len);
 
+/* The same match as b, value for value: a rule that takes exactly b's
+ * packets (the action and the location aside). */
+bool np_flow_same_match(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b);
+
 #endif

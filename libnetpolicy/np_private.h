@@ -214,6 +214,21 @@ int np_read_link_name_at(int dirfd, const char *path, char *buf, size_t len);
  * caller frees.  -EINVAL for a FIFO, device or socket (never opened in a
  * way that blocks), -EISDIR, -EFBIG beyond max, -ENOMEM, or the read error. */
 int np_text_file_read(int dirfd, const char *path, size_t max, char **ret, size_t *ret_len);
+/* The same with flags: NP_TEXT_NOFOLLOW refuses a symbolic link (-ELOOP),
+ * NP_TEXT_TRUSTED a file owned by anyone but root or the caller or
+ * writable by group or others (-EPERM, the reason in why).  EINTR is
+ * retried. */
+#define NP_TEXT_NOFOLLOW 1u
+#define NP_TEXT_TRUSTED 2u
+int np_text_file_read_guarded(int dirfd, const char *path, size_t max, unsigned flags,
+			      char *why, size_t why_len, char **ret, size_t *ret_len);
+struct stat;
+/* 0 when only root (or the caller) can change the file sb describes, else
+ * -EPERM with the reason ("owned by uid 65534, not by root"). */
+int np_stat_trusted(const struct stat *sb, char *why, size_t why_len);
+/* A directory's fd when it passes np_stat_trusted, else -errno (-EPERM)
+ * with the reason in why. */
+int np_trusted_dir_open(int dirfd, const char *path, char *why, size_t why_len);
 /* Its error text ("not a regular file", "file too large", strerror). */
 const char *np_text_file_strerror(int code);
 /* Write value in one write(2); returns 0 or -errno. */

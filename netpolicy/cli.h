@@ -65,6 +65,10 @@ struct cli {
  * (0 = none); cli_catch_signals() makes the library stop and roll back at it. */
 int cli_signal_received(void);
 void cli_catch_signals(struct np_ctx *ctx);
+/* Note the dispositions netpolicy was started with (before it changes any);
+ * give them back, with an empty signal mask, before exec runs a command. */
+void cli_save_signals(void);
+void cli_restore_signals(void);
 
 /* The library's error, result and record objects, freed when the variable
  * goes out of scope.  An error object that could not be made is NULL, which
@@ -178,6 +182,12 @@ void cli_irqbalance_note(struct cli *c, bool drift);
 /* Add c->device's queue IRQs to irqbalance's banned list: 1 done, 0 nothing
  * to do, -errno (said on stderr) when it could not be asked. */
 int cli_irqbalance_ban(struct cli *c);
+
+/* fight.c: who may keep changing `what` ("channels", "irq ...") of the
+ * device: "irqbalance (pid N), NetworkManager, /etc/systemd/network/x.link",
+ * "" when nothing can be told. */
+void cli_fight_who(const struct cli *c, const char *ifname, const char *what, char *buf,
+		   size_t len);
 
 void render_state(FILE *out, struct json_object *state);
 /* verb: "would change" (dry run), "changed" (applied), "differs in" (check) */

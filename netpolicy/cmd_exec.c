@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,8 +59,10 @@ int cmd_exec(struct cli *c)
 		fprintf(stderr, "netpolicy: %s: exec %s: %s\n", c->device, np_class_name(cls),
 			c->argv[1]);
 	fflush(stdout);
+	cli_restore_signals();
 	execvp(c->argv[1], c->argv + 1);
 	r = errno;
+	signal(SIGPIPE, SIG_IGN);	/* our own message: never killed by it */
 	fprintf(stderr, "netpolicy: exec %s: %s\n", c->argv[1], strerror(r));
 	return r == ENOENT ? EXEC_NOT_FOUND : EXEC_CANNOT_RUN;
 }

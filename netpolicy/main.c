@@ -243,6 +243,7 @@ int main(int argc, char **argv)
 
 	/* A closed pipe (netpolicy ... | head) must never kill an apply half-way:
 	 * a failed write of output is reported after the run. */
+	cli_save_signals();
 	signal(SIGPIPE, SIG_IGN);
 	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++) {
 		opts[k] = (struct option){ options[k].name,

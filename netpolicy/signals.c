@@ -14,6 +14,42 @@
 
 static volatile sig_atomic_t got_signal;
 
+/* Every signal netpolicy ignores or handles, and what it found each one set
+ * to when it started: `exec` gives them back (cli_restore_signals). */
+static const int own_sigs[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP };
+#define N_OWN (sizeof(own_sigs) / sizeof(own_sigs[0]))
+static struct sigaction inherited[N_OWN];
+static bool saved;
+
+void cli_save_signals(void)
+{
+	for (size_t i = 0; i < N_OWN; i++)
+		if (sigaction(own_sigs[i], NULL, &inherited[i]) < 0)
+			inherited[i] = (struct sigaction){ .sa_handler = SIG_DFL };
+	saved = true;
+}
+
+/* An ignored disposition survives execve (a handler does not, but one that
+ * was SIG_IGN before ours must come back): a command started with SIGPIPE
+ * ignored prints "Broken pipe" where `yes | head -1` is silent.  Each
+ * signal goes back to what netpolicy was started with (SIG_DFL, or SIG_IGN
+ * under nohup(1)), and the mask is emptied. */
+void cli_restore_signals(void)
+{
+	sigset_t none;
+
+	for (size_t i = 0; i < N_OWN; i++) {
+		struct sigaction sa = { .sa_handler = SIG_DFL };
+
+		if (saved && inherited[i].sa_handler == SIG_IGN)
+			sa.sa_handler = SIG_IGN;
+		sigemptyset(&sa.sa_mask);
+		sigaction(own_sigs[i], &sa, NULL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 static void on_signal(int sig)
 {
 	/* The first one counts; later ones must not cut the rollback short. */

@@ -15,6 +15,9 @@
 #include "np_serialize.h"
 #include "np_store.h"
 
+/* A system call again while it fails with EINTR; its last result. */
+#define retry_eintr(call) ({ int r_; do r_ = (call); while (r_ < 0 && errno == EINTR); r_; })
+
 static const char *const kinds[NP_FILE__COUNT] = {
 	[NP_FILE_PRISTINE] = "pristine",
 	[NP_FILE_POLICY] = "policy",
@@ -270,13 +273,13 @@ int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err)
 	char name[IFNAMSIZ + 16];
 
 	file_name(s, f, name, sizeof(name));
-	if (unlinkat(s->dirfd, name, 0) < 0) {
+	if (retry_eintr(unlinkat(s->dirfd, name, 0)) < 0) {
 		if (errno == ENOENT)
 			return 0;
 		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot remove %s/%s: %s",
 			      s->ctx->state_dir, name, strerror(errno));
 	}
-	if (fsync(s->dirfd) < 0)
+	if (retry_eintr(fsync(s->dirfd)) < 0)
 		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot sync %s: %s",
 			      s->ctx->state_dir, strerror(errno));
 	return 0;
@@ -410,13 +413,15 @@ int np_store_write(struct np_store *s, enum np_file f, const char *text, struct 
 		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot write %s/%s: %s",
 			      s->ctx->state_dir, tmp, strerror(errno));
 	r = np_write_all(fd, text, strlen(text));
-	if (!r && fsync(fd) < 0)
+	if (!r && retry_eintr(fsync(fd)) < 0)
 		r = -errno;
 	if (close(fd) < 0 && !r)
 		r = -errno;
-	if (!r && renameat(s->dirfd, tmp, s->dirfd, name) < 0)
+	/* EINTR (a signal on NFS or FUSE) is no failure to record: after a
+	 * successful apply it would leave exit 6 and a journal behind */
+	if (!r && retry_eintr(renameat(s->dirfd, tmp, s->dirfd, name)) < 0)
 		r = -errno;
-	if (!r && fsync(s->dirfd) < 0)
+	if (!r && retry_eintr(fsync(s->dirfd)) < 0)
 		r = -errno;
 	if (r < 0) {
 		unlinkat(s->dirfd, tmp, 0);

@@ -223,3 +223,21 @@ int np_flow_rule_format(const struct ethtool_rx_flow_spec *fs, char *buf, size_t
 		buf[len - 1] = '\0';
 	return (int)o.n;
 }
+
+/* The same match as b, value for value: a rule that takes exactly its
+ * packets (the action and the location aside). */
+bool np_flow_same_match(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b)
+{
+	const unsigned char *ha = (const void *)&a->h_u, *hb = (const void *)&b->h_u;
+	const unsigned char *ma = (const void *)&a->m_u, *mb = (const void *)&b->m_u;
+	const uint32_t strip = FLOW_RSS;
+
+	if ((a->flow_type & ~strip) != (b->flow_type & ~strip) || memcmp(ma, mb, sizeof(a->m_u)))
+		return false;
+	for (size_t i = 0; i < sizeof(a->h_u); i++)
+		if ((ha[i] ^ hb[i]) & ma[i])
+			return false;
+	return !(a->flow_type & FLOW_EXT) ||
+	       (a->m_ext.vlan_tci == b->m_ext.vlan_tci &&
+		!((a->h_ext.vlan_tci ^ b->h_ext.vlan_tci) & a->m_ext.vlan_tci));
+}

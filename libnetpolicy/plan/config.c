@@ -131,6 +131,7 @@ static int mixed_key(struct np_config *cfg, struct entry *e, const char *key, co
 		     unsigned line, struct np_error *err)
 {
 	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED };
+	const char *all[NP_MIXED_FLOWS_MAX];
 	struct np_mixed_plan *mp;
 	struct np_error why;
 	char **slot;
@@ -140,8 +141,13 @@ static int mixed_key(struct np_config *cfg, struct entry *e, const char *key, co
 		if (e->n_flows == NP_MIXED_FLOWS_MAX)
 			return fail(err, cfg, line, "[%s]: more than %d flows", e->ifname,
 				    NP_MIXED_FLOWS_MAX);
-		o.flows = &value;
-		o.n_flows = 1;
+		/* with the section's earlier flows: two with the same match
+		 * are refused on the second's line */
+		for (size_t i = 0; i < e->n_flows; i++)
+			all[i] = e->flows[i];
+		all[e->n_flows] = value;
+		o.flows = all;
+		o.n_flows = e->n_flows + 1;
 		slot = &e->flows[e->n_flows];
 	} else if (!strcmp(key, "default-class")) {
 		o.default_class = value;
@@ -285,7 +291,7 @@ int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
 		   struct np_error *err)
 {
 	struct np_config *cfg;
-	char *text = NULL;
+	char *text = NULL, why[120];
 	size_t len = 0;
 	int r;
 
@@ -300,9 +306,18 @@ int np_config_load(struct np_ctx *ctx, const char *path, struct np_config **ret,
 	/* Links are followed (configuration management often links the
 	 * file); FIFOs, devices and pipes are refused without blocking, and
 	 * the size is bounded: "--config /dev/zero" once grew without end. */
-	r = np_text_file_read(AT_FDCWD, path, CONFIG_MAX_SIZE, &text, &len);
+	/* It decides what root writes to devices: only a file nobody but root
+	 * (or the caller) can change is trusted, as for policies.d. */
+	r = np_text_file_read_guarded(AT_FDCWD, path, CONFIG_MAX_SIZE, NP_TEXT_TRUSTED, why,
+				      sizeof(why), &text, &len);
+	if (r == -EPERM) {
+		r = np_err(err, r, NP_PHASE_INPUT, NULL, "%s: not trusted: %s", path, why);
+		goto out;
+	}
 	if (r < 0) {
-		r = np_err(err, r, r == -ENOMEM ? NP_PHASE_NONE : NP_PHASE_INPUT, NULL, "%s: %s",
+		bool resource = r == -ENOMEM || r == -EMFILE || r == -ENFILE || r == -EIO;
+
+		r = np_err(err, r, resource ? NP_PHASE_NONE : NP_PHASE_INPUT, NULL, "%s: %s",
 			   path, np_text_file_strerror(r));
 		goto out;
 	}

@@ -20,10 +20,14 @@ bool np_mixed_opts_given(const struct np_plan_opts *o)
 	       (o->n_flows || o->default_class || o->weights);
 }
 
-/* "latency=1,throughput=3": each CLASS=N in turn. */
+/* "latency=1,throughput=3": each CLASS=N in turn.  An empty item
+ * ("latency=1,,cpu=1", a trailing ',') is a mistake, not nothing, and so is
+ * a class given twice: which of the two was meant? */
 static int parse_weights(const char *text, struct np_mixed_opts *opts, struct np_error *err)
 {
-	char buf[128], *save = NULL, *tok;
+	bool seen[NP_CLASS__COUNT] = { false };
+	char buf[128], *tok, *next;
+	unsigned item = 0;
 	int r;
 
 	if (strlen(text) >= sizeof(buf))
@@ -33,11 +37,56 @@ static int parse_weights(const char *text, struct np_mixed_opts *opts, struct np
 	if (!buf[0])
 		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
 			      "weight: empty; expected CLASS=N[,CLASS=N] (latency=1)");
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		r = np_mixed_weight_parse(tok, opts, err);
+	for (tok = buf; tok; tok = next) {
+		struct np_mixed_opts one = { 0 };
+
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		item++;
+		if (!*tok)
+			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+				      "weight '%s': item %u is empty; expected CLASS=N[,CLASS=N]",
+				      text, item);
+		r = np_mixed_weight_parse(tok, &one, err);
 		if (r < 0)
 			return r;
+		for (int c = 0; c < NP_CLASS__COUNT; c++) {
+			if (!one.weight[c])
+				continue;
+			if (seen[c])
+				return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+					      "weight '%s': %s given twice", text,
+					      np_class_name((enum np_class)c));
+			seen[c] = true;
+			opts->weight[c] = one.weight[c];
+		}
 	}
+	return 0;
+}
+
+/* Two flows with a rule of the same match would be two ntuple rules for the
+ * same packets (a driver that refuses the second fails the apply half-way;
+ * one that takes it sends the packets by location): refused, naming both. */
+static int same_match_err(const struct np_plan_opts *o, const struct np_mixed_opts *m, size_t i,
+			  struct np_error *err)
+{
+	for (size_t k = 0; k < i; k++)
+		for (unsigned a = 0; a < m->flows[k].n_rules; a++)
+			for (unsigned b = 0; b < m->flows[i].n_rules; b++) {
+				char rule[NP_FLOW_TEXT_MAX];
+
+				if (!np_flow_same_match(&m->flows[k].rule[a], &m->flows[i].rule[b]))
+					continue;
+				if (!strcmp(o->flows[k], o->flows[i]))
+					return np_err(err, -EINVAL, NP_PHASE_INPUT, "flow",
+						      "flow '%s' given twice", o->flows[i]);
+				if (np_flow_rule_format(&m->flows[i].rule[b], rule, sizeof(rule)) < 0)
+					snprintf(rule, sizeof(rule), "one rule");
+				return np_err(err, -EINVAL, NP_PHASE_INPUT, "flow",
+					      "flows '%s' and '%s' have the same match (%s)",
+					      o->flows[k], o->flows[i], rule);
+			}
 	return 0;
 }
 
@@ -61,6 +110,9 @@ int np_mixed_opts_parse(const struct np_plan_opts *o, struct np_mixed_plan *ret,
 				      "flow %zu: empty or longer than %d characters", i + 1,
 				      NP_FLOW_TEXT_MAX - 1);
 		r = np_flow_parse(o->flows[i], &m->flows[i], NULL, err);
+		if (r < 0)
+			return r;
+		r = same_match_err(o, m, i, err);
 		if (r < 0)
 			return r;
 		snprintf(ret->flow_text[i], sizeof(ret->flow_text[i]), "%s", o->flows[i]);

@@ -253,24 +253,6 @@ static int free_location(const struct np_steer *s, uint32_t *ret)
 	return -ENOSPC;
 }
 
-/* The same match as b, value for value: a rule that takes exactly its
- * packets (the action and the location aside). */
-static bool same_match(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b)
-{
-	const unsigned char *ha = (const void *)&a->h_u, *hb = (const void *)&b->h_u;
-	const unsigned char *ma = (const void *)&a->m_u, *mb = (const void *)&b->m_u;
-	const uint32_t strip = FLOW_RSS;
-
-	if ((a->flow_type & ~strip) != (b->flow_type & ~strip) || memcmp(ma, mb, sizeof(a->m_u)))
-		return false;
-	for (size_t i = 0; i < sizeof(a->h_u); i++)
-		if ((ha[i] ^ hb[i]) & ma[i])
-			return false;
-	return !(a->flow_type & FLOW_EXT) ||
-	       (a->m_ext.vlan_tci == b->m_ext.vlan_tci &&
-		!((a->h_ext.vlan_tci ^ b->h_ext.vlan_tci) & a->m_ext.vlan_tci));
-}
-
 /* One of netpolicy's rules on the device with r's content: r is in place
  * already.  The target's first n_foreign rules are the device's without
  * netpolicy's (the planner dropped those the record names), so netpolicy's
@@ -319,7 +301,7 @@ static int conflicts(struct np_plan *plan, const struct np_state *st,
 			continue;
 		if (np_flow_rule_format(&f->fs, text, sizeof(text)) < 0)
 			snprintf(text, sizeof(text), "flow type %u", f->fs.flow_type);
-		if (same_match(&f->fs, &r->fs) && !in_place(st, foreign, n_foreign, r))
+		if (np_flow_same_match(&f->fs, &r->fs) && !in_place(st, foreign, n_foreign, r))
 			return np_err(err, -EEXIST, NP_PHASE_PLAN, "ntuple", "flow %s: the foreign "
 				      "rule at location %u has the same match (%s): its packets are "
 				      "that rule's, and netpolicy does not touch it; delete it "

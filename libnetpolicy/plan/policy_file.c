@@ -14,13 +14,19 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "np_policy_file.h"
+
+/* A policy file is a few dozen lines; far more is no policy file. */
+#define NP_POLICY_FILE_MAX (64u << 10)
 
 /* short for this file and policy_json.c */
 #define custom np_custom_policy
@@ -164,6 +170,7 @@ static int mixed_set(struct custom *c, const char *key, const char *value, unsig
 		     char *why, size_t why_len)
 {
 	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED };
+	const char *all[NP_MIXED_FLOWS_MAX];
 	struct np_mixed_plan *mp;
 	struct np_error e;
 	unsigned *at;
@@ -180,8 +187,13 @@ static int mixed_set(struct custom *c, const char *key, const char *value, unsig
 			snprintf(why, why_len, "more than %d flows", NP_MIXED_FLOWS_MAX);
 			return -EINVAL;
 		}
-		o.flows = &value;
-		o.n_flows = 1;
+		/* with the earlier flows: two with the same match are refused
+		 * on the second's line */
+		for (size_t i = 0; i < c->p.n_flows; i++)
+			all[i] = c->flows[i];
+		all[c->p.n_flows] = value;
+		o.flows = all;
+		o.n_flows = c->p.n_flows + 1;
 		slot = &c->flows[c->p.n_flows];
 		at = &c->flow_line;
 	} else if (!strcmp(key, "default-class")) {
@@ -282,18 +294,25 @@ int np_policy_custom_set(struct custom *c, const char *key, const char *value, u
 	return 0;
 }
 
-static int parse(struct custom *c, const char *path, FILE *f, struct np_error *err)
+static int parse(struct custom *c, const char *path, const char *text, size_t len,
+		 struct np_error *err)
 {
 	char buf[1024], why[200];
 	unsigned line = 0, base_line = 0;
 	bool started = false;
+	size_t at = 0;
 
-	while (fgets(buf, sizeof(buf), f)) {
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - text - at) : len - at;
 		char *s, *end, *eq, *key, *value, *kend;
 
 		line++;
-		if (!strchr(buf, '\n') && !feof(f))
+		if (n >= sizeof(buf) - 1)
 			return file_err(err, path, line, sizeof(buf) - 1, "line too long");
+		memcpy(buf, text + at, n);
+		buf[n] = '\0';
+		at += n + (nl ? 1 : 0);
 		s = trim(buf, &end);
 		if (!*s || *s == '#')
 			continue;
@@ -340,8 +359,6 @@ static int parse(struct custom *c, const char *path, FILE *f, struct np_error *e
 			return file_err(err, path, line, (size_t)(value - buf), why);
 		}
 	}
-	if (ferror(f))
-		return np_err(err, -EIO, NP_PHASE_INPUT, NULL, "%s: read error", path);
 	if (!started && !base_line) {
 		const struct np_policy *b = np_policy_builtin(c->name);
 
@@ -352,13 +369,80 @@ static int parse(struct custom *c, const char *path, FILE *f, struct np_error *e
 	return 0;
 }
 
+/* Errors that are no fault of the file (exit 1, not 2): out of files, of
+ * memory, a read that failed. */
+static bool resource_error(int r)
+{
+	return r == -ENOMEM || r == -EMFILE || r == -ENFILE || r == -ENOBUFS || r == -EAGAIN ||
+	       r == -EINTR || r == -EIO;
+}
+
+static int open_err(struct np_error *err, int r, const char *path, const char *why)
+{
+	return np_err(err, r, resource_error(r) ? NP_PHASE_NONE : NP_PHASE_INPUT, NULL, "%s: %s",
+		      path, why && *why ? why : np_text_file_strerror(r));
+}
+
+/*
+ * A custom policy sets what root writes to the machine, machine-wide sysctls
+ * included: it is read only when nobody but root (or the caller) can have
+ * written it or put it there.  The file and its directory pass
+ * np_stat_trusted(); the file is a regular file (a FIFO would hang the
+ * command), not a symbolic link, and bounded.  -ENOENT: no such file.
+ */
+static int read_trusted(const char *path, const char *base, char **text, size_t *len,
+			struct np_error *err)
+{
+	char dir[PATH_MAX], why[120] = "";
+	/* the directory without its last '/', except for "/" itself */
+	size_t dlen = base - path > 1 ? (size_t)(base - path) - 1 : (size_t)(base - path);
+	struct stat sb;
+	int dfd, r;
+
+	if (dlen >= sizeof(dir))
+		return np_err(err, -ENAMETOOLONG, NP_PHASE_INPUT, NULL, "%s: name too long", path);
+	if (dlen)
+		memcpy(dir, path, dlen);
+	else
+		dir[dlen++] = '.';
+	dir[dlen] = '\0';
+	do
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	while (dfd < 0 && errno == EINTR);
+	if (dfd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? np_err(err, -ENOENT, NP_PHASE_INPUT, NULL,
+							     "%s: %s", path, strerror(ENOENT)) :
+			open_err(err, -errno, dir, NULL);
+	/* a directory anyone can write to is refused only when it holds the
+	 * file: a built-in is used as it is whatever the directory */
+	if (fstatat(dfd, base, &sb, AT_SYMLINK_NOFOLLOW) < 0) {
+		r = -errno;
+		close(dfd);
+		return r == -ENOENT ? np_err(err, r, NP_PHASE_INPUT, NULL, "%s: %s", path,
+					     strerror(ENOENT)) : open_err(err, r, path, NULL);
+	}
+	if (fstat(dfd, &sb) < 0 || np_stat_trusted(&sb, why, sizeof(why)) < 0) {
+		close(dfd);
+		return np_err(err, -EPERM, NP_PHASE_INPUT, NULL,
+			      "%s: not trusted: its directory %s is %s", path, dir,
+			      *why ? why : "unreadable");
+	}
+	r = np_text_file_read_guarded(dfd, base, NP_POLICY_FILE_MAX,
+				      NP_TEXT_NOFOLLOW | NP_TEXT_TRUSTED, why, sizeof(why), text, len);
+	close(dfd);
+	if (r == -EPERM)
+		return np_err(err, r, NP_PHASE_INPUT, NULL, "%s: not trusted: %s", path, why);
+	if (r < 0)
+		return open_err(err, r, path, NULL);
+	return 0;
+}
+
 int np_policy_load(const char *path, struct np_policy **ret, struct np_error *err)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-	size_t n = strlen(base);
+	size_t n = strlen(base), len = 0;
 	struct custom *c;
-	char name[64];
-	FILE *f;
+	char name[64], *text = NULL;
 	int r;
 
 	if (n < 6 || n - 5 >= sizeof(name) || strcmp(base + n - 5, ".conf"))
@@ -368,17 +452,17 @@ int np_policy_load(const char *path, struct np_policy **ret, struct np_error *er
 	if (!np_policy_name_ok(name))
 		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
 			      "%s: a policy name is 1-31 of a-z, 0-9, '-', '_'", path);
-	f = fopen(path, "re");
-	if (!f)
-		return np_err(err, -errno, NP_PHASE_INPUT, NULL, "%s: %s", path, strerror(errno));
+	r = read_trusted(path, base, &text, &len, err);
+	if (r < 0)
+		return r;
 	r = np_policy_custom_new(name, path, &c);
 	if (r < 0) {
-		fclose(f);
+		free(text);
 		return np_err(err, r, NP_PHASE_NONE, NULL, "out of memory");
 	}
 	c->p.name = c->name;
-	r = parse(c, path, f, err);
-	fclose(f);
+	r = parse(c, path, text, len, err);
+	free(text);
 	if (r < 0) {
 		np_policy_free(&c->p);
 		return r;

@@ -89,3 +89,22 @@ rule_queue() {
 	run npsim "$DEV" exec latency -- "$NP_TMP/text"
 	[ "$status" -eq 126 ]
 }
+
+@test "exec: the command starts with the signal dispositions and mask netpolicy was started with" {
+	run npsim "$DEV" set mixed --cpus 0-1 --flow latency:tcp:6379
+	[ "$status" -eq 0 ]
+	# netpolicy ignores SIGPIPE and catches SIGINT/TERM/HUP for itself; an
+	# ignored SIGPIPE survives execve and `yes` would die of EPIPE, loudly
+	run npsim "$DEV" exec latency -- sh -c 'yes | head -1'
+	[ "$status" -eq 0 ]
+	[ "$output" = "y" ]
+	want=$(sh -c 'grep -E "^Sig(Ign|Blk)" /proc/self/status')
+	run npsim "$DEV" exec latency -- sh -c 'grep -E "^Sig(Ign|Blk)" /proc/self/status'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
+	# a signal ignored by whoever started netpolicy (nohup) stays ignored
+	want=$(nohup sh -c 'grep -E "^SigIgn" /proc/self/status' 2>/dev/null)
+	run nohup "$NETPOLICY" --model "$MODEL" --state-dir "$STATE_DIR" "$DEV" exec latency -- sh -c 'grep -E "^SigIgn" /proc/self/status'
+	[ "$status" -eq 0 ]
+	[[ $output == *"$want"* ]]
+}

@@ -261,3 +261,17 @@ interrupted_journal() {
 	[ "$output" = "netpolicy: eno1: state directory $STATE_DIR cannot be written (Read-only file system): an interrupted run's journal there is kept and the device left as it is; make it writable and run netpolicy again" ]
 	cmp "$MODEL" "$NP_TMP/mid.json"
 }
+
+@test "exit 0, no journal left: EINTR on the record's rename after a successful apply is retried" {
+	command -v strace >/dev/null || skip "strace not installed"
+	np_sim_dev virtio-4q
+	# the first rename of the policy record into place is interrupted
+	run env "$NP_NO_LSAN" strace -f -qq -o /dev/null -P "$DEV.policy" -e trace=renameat,renameat2 \
+		-e inject=renameat,renameat2:error=EINTR:when=1 "$NETPOLICY" --state-dir "$STATE_DIR" \
+		--model "$MODEL" "$DEV" set latency
+	[ "$status" -eq 0 ]
+	[ ! -e "$STATE_DIR/$DEV.journal" ]
+	[ "$(jq -r .policy "$STATE_DIR/$DEV.policy")" = latency ]
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ]
+}

@@ -318,3 +318,51 @@ steps_of() {
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"rss-context: context $cpu (none) -> "* ]]
 }
+
+@test "input errors: two flows with the same match, a flow twice, a malformed weight list: exit 2, nothing changed" {
+	np_model ice-mixed
+	dev=$(dev_of)
+	cp "$MODEL" "$NP_TMP/orig.json"
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --flow cpu:tcp:6379
+	[ "$status" -eq 2 ]
+	[ "$output" = "netpolicy: $dev: flow: flows 'latency:tcp:6379' and 'cpu:tcp:6379' have the same match (tcp4:dst-port=6379)" ]
+	# in one class, and a rule shared by two specs (tcp is tcp4 and tcp6)
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --flow latency:tcp6:dst-port=6379
+	[ "$status" -eq 2 ]
+	[[ $output == *"flows 'latency:tcp:6379' and 'latency:tcp6:dst-port=6379' have the same match (tcp6:dst-port=6379)" ]]
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --flow latency:tcp:6379
+	[ "$status" -eq 2 ]
+	[[ $output == *"flow 'latency:tcp:6379' given twice" ]]
+	# different matches are fine: ports, protocols, an address
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --flow cpu:udp:6379 --flow cpu:tcp:6380 --dry-run
+	[ "$status" -eq 0 ]
+	for w in 'latency=1,,cpu=1' 'latency=1,' ',latency=1'; do
+		run npsim "$dev" set mixed --flow latency:tcp:6379 --weight "$w"
+		[ "$status" -eq 2 ]
+		[[ $output == *"weight '$w': item "[0-9]" is empty; expected CLASS=N[,CLASS=N]" ]]
+	done
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --weight latency=1 --weight latency=2
+	[ "$status" -eq 2 ]
+	[[ $output == *"weight 'latency=1,latency=2': latency given twice" ]]
+	# netpolicy.conf: on the second flow's line
+	printf '[%s]\npolicy = mixed\nflow = latency:tcp:6379\nflow = throughput:tcp4:6379\n' "$dev" >"$NP_TMP/c.conf"
+	run npsim plan --config "$NP_TMP/c.conf"
+	[ "$status" -eq 2 ]
+	[[ $output == *"$NP_TMP/c.conf:4: flows 'latency:tcp:6379' and 'throughput:tcp4:6379' have the same match (tcp4:dst-port=6379)"* ]]
+	printf '[%s]\npolicy = mixed\nflow = latency:tcp:6379\nweight = latency=1,,cpu=1\n' "$dev" >"$NP_TMP/c.conf"
+	run npsim plan --config "$NP_TMP/c.conf"
+	[ "$status" -eq 2 ]
+	[[ $output == *"$NP_TMP/c.conf:4: weight 'latency=1,,cpu=1': item 2 is empty"* ]]
+	# a policy file
+	mkdir -m 0755 "$NP_TMP/pol"
+	printf 'base = mixed\nflow = latency:udp:53\nflow = cpu:udp:53\n' >"$NP_TMP/pol/web.conf"
+	run npsim --policy-dir "$NP_TMP/pol" "$dev" set web
+	[ "$status" -eq 2 ]
+	[[ $output == *"$NP_TMP/pol/web.conf:3:8: flows 'latency:udp:53' and 'cpu:udp:53' have the same match (udp4:dst-port=53)" ]]
+	printf 'base = mixed\nweight = cpu=2,\n' >"$NP_TMP/pol/web.conf"
+	run npsim --policy-dir "$NP_TMP/pol" "$dev" set web
+	[ "$status" -eq 2 ]
+	[[ $output == *"$NP_TMP/pol/web.conf:2:10: weight 'cpu=2,': item 2 is empty"* ]]
+	cmp "$MODEL" "$NP_TMP/orig.json"
+	[ ! -e "$STATE_DIR/$dev.policy" ]
+}

@@ -126,3 +126,63 @@ wait_for() {	# wait_for SECONDS CMD...: until CMD succeeds
 	run npns v0 check cpu
 	[ "$status" -eq 0 ]
 }
+
+@test "watch: SIGTERM or SIGHUP during a re-apply rolls it back and exits 3" {
+	for sig in HUP TERM; do
+	run npns v0 reset
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	# the watcher's own re-apply stops itself after its first step
+	NETPOLICY_TEST_STOP_AFTER_STEP=1 ip netns exec "$NS" "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" \
+		-v watch v0 >"$NP_TMP/watch.out" 2>"$NP_TMP/watch.log" &
+	WATCH_PID=$!
+	wait_for 5 grep -q "watching" "$NP_TMP/watch.log"
+	ip netns exec "$NS" ethtool -L v0 rx 1 tx 1
+	wait_stopped "$WATCH_PID"
+	kill -"$sig" "$WATCH_PID"
+	kill -CONT "$WATCH_PID"
+	st=0
+	wait "$WATCH_PID" || st=$?
+	WATCH_PID=
+	cat "$NP_TMP/watch.log"
+	[ "$st" -eq 3 ]
+	grep -q "rolled back" "$NP_TMP/watch.log"
+	# as the other program left it
+	[ "$(npns --json v0 show | jq '.channels.rx')" -eq 1 ]
+	done
+}
+
+@test "watch: a program that keeps restoring its own value: watch backs off and says who fights over what" {
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	start_watch v0
+	# the other writer: puts its channel count back whenever it changes
+	ip netns exec "$NS" sh -c 'while :; do
+		[ "$(ethtool -l v0 | awk "/^Current/ {c=1} c && /^RX:/ {print \$2; exit}")" = 1 ] ||
+			ethtool -L v0 rx 1 tx 1 2>/dev/null; sleep 0.2; done' &
+	FIGHTER=$!
+	sleep 14
+	kill "$FIGHTER"; wait "$FIGHTER" 2>/dev/null || true
+	n=$(grep -c 'applying it again' "$NP_TMP/watch.log")
+	cat "$NP_TMP/watch.log"
+	# without a back-off: one every ~1.3 s (10 or more); with it 3, then 2 s, 4 s, 8 s apart
+	[ "$n" -ge 3 ] && [ "$n" -le 6 ]
+	[ "$(grep -c 'v0: channels re-applied 3 times in' "$NP_TMP/watch.log")" -eq 1 ]
+	grep -q "another program keeps changing channels; backing off: next check in" "$NP_TMP/watch.log"
+}
+
+@test "watch: follows a device by ifindex: the policy is never applied to another device that took the name" {
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	start_watch
+	# v0 is renamed, v1 (no policy) takes its name
+	ip -n "$NS" link set v0 down
+	ip -n "$NS" link set v0 name x0
+	ip -n "$NS" link set v1 name v0
+	ip netns exec "$NS" ethtool -L v0 rx 1 tx 1
+	wait_for 10 grep -q "v0: .*is another device" "$NP_TMP/watch.log"
+	sleep 2
+	cat "$NP_TMP/watch.log"
+	! grep -q "v0: .*applying it again" "$NP_TMP/watch.log"
+	[ "$(npns --json v0 show | jq '.channels.rx')" -eq 1 ]
+}
