@@ -314,13 +314,11 @@ struct saved_pristine {
 static int load_pristine(struct np_store *s, void *ud, struct np_error *err)
 {
 	struct saved_pristine *p = ud;
-	struct np_error ignored;
 	int r = np_store_pristine_load(s, &p->state, &p->id, err);
 
-	/* a damaged record names nothing netpolicy made */
-	np_error_clear(&ignored);
+	/* a record it cannot read is refused, as reset refuses it */
 	if (r >= 0)
-		p->has_rec = np_store_policy_load(s, &p->rec, &ignored) >= 0;
+		r = policy_current(s, &p->rec, &p->has_rec, err);
 	return r < 0 ? r : 1;
 }
 
@@ -395,7 +393,6 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	struct np_state *cur = NULL, *pristine = NULL;
 	struct np_plan *plan = NULL;
 	struct np_policy_record rec;
-	struct np_error ignored;
 	struct np_ident pid;
 	struct np_engine e;
 	bool has_rec = false;
@@ -403,6 +400,12 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 
 	(void)flags;
 	r = np_engine_begin(&e, ctx, ifname, res, false, err);
+	/* A policy record it cannot read (a newer netpolicy's, damaged) may
+	 * name rules and contexts on the device that only it says are
+	 * netpolicy's: refused like any other state file, kept, nothing
+	 * changed, never removed as litter below. */
+	if (r >= 0)
+		r = policy_current(&e.store, &rec, &has_rec, err);
 	if (r >= 0)
 		r = np_store_pristine_load(&e.store, &pristine, &pid, err);
 	if (r == -ENOENT) {
@@ -422,9 +425,6 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	}
 	/* Machine-wide sysctls: what the other devices still need; rules and
 	 * contexts: what netpolicy made goes, nothing else */
-	np_error_clear(&ignored);
-	if (r >= 0)
-		has_rec = np_store_policy_load(&e.store, &rec, &ignored) >= 0;
 	if (r >= 0 && (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
 		       reset_steer(pristine, cur, has_rec ? &rec : NULL) < 0))
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
