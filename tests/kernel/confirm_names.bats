@@ -40,12 +40,12 @@ confirm_reverts() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(snapshot "$dev")" != "$before" ]
-	[ -e "$STATE_DIR/$dev.tentative" ]
+	[ -e "$(np_rec $dev tentative)" ]
 	for ((i = 0; i < 150; i++)); do
-		[ ! -e "$STATE_DIR/$dev.tentative" ] && break
+		[ ! -e "$(np_rec $dev tentative)" ] && break
 		sleep 0.1
 	done
-	[ ! -e "$STATE_DIR/$dev.tentative" ]
+	[ ! -e "$(np_rec $dev tentative)" ]
 	[ "$(snapshot "$dev")" = "$before" ]
 	# no state directory named by the device was used
 	[ ! -e x ] && [ ! -e "$NP_TMP/x" ]
