@@ -105,6 +105,10 @@ int np_store_peek(struct np_ctx *ctx, const char *ifname, np_store_peek_fn fn, v
  * file too (while holding it: lockers check the inode they locked). */
 void np_store_close(struct np_store *s, bool forget);
 
+/* An inotify descriptor (non-blocking) that becomes readable when a file
+ * of the state directory is created, replaced or removed. */
+int np_store_watch(struct np_store *s, int *ret_fd, struct np_error *err);
+
 bool np_store_has(const struct np_store *s, enum np_file f);
 /* unlink + fsync(dir); absent is fine.  A failure is an error. */
 int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err);

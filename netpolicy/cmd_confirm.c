@@ -70,15 +70,18 @@ int cli_spawn_watchdog(struct cli *c, unsigned long long token, long long deadli
 	return 0;
 }
 
-/* The watchdog: netpolicy -- DEVICE __revert TOKEN DEADLINE.  It sleeps
+/* The watchdog: netpolicy -- DEVICE __revert TOKEN DEADLINE.  It waits
  * until the deadline (CLOCK_REALTIME, as recorded with the change), then
- * reverts unless the change was confirmed, reset or superseded meanwhile. */
+ * reverts; it ends at once, reverting nothing, when the change is confirmed,
+ * reset or superseded before (np_tentative_wait), so no stale watchdog
+ * outlives its change. */
 int cmd_revert(struct cli *c)
 {
 	CLI_RESULT(res);
 	CLI_ERROR(err);
 	struct timespec ts = { 0 };
 	unsigned long long token;
+	int r;
 	long long deadline;
 	char *end;
 
@@ -93,8 +96,13 @@ int cmd_revert(struct cli *c)
 	deadline = strtoll(c->argv[1], &end, 10);
 	if (*end || errno || deadline < 0)
 		return NP_EXIT_USAGE;
+	np_error_clear(err);
+	r = np_tentative_wait(c->ctx, c->device, token, deadline, err);
+	if (r == 0)
+		return NP_EXIT_OK;	/* confirmed, reset or superseded */
+	/* no way to watch (no inotify): sleep out the deadline as before */
 	ts.tv_sec = (time_t)deadline;
-	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (r < 0 && clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	np_error_clear(err);
 	if (np_revert_tentative(c->ctx, c->device, token, res, err) < 0)

@@ -308,6 +308,15 @@ NP_EXPORT int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply
  * done); res->changed says whether it reverted. */
 NP_EXPORT int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 				  struct np_apply_result *res, struct np_error *err);
+/* The --confirm watchdog's wait: until `deadline` (CLOCK_REALTIME seconds),
+ * or until the tentative apply `token` is no longer pending (confirmed,
+ * reset, superseded by a later set, or its run rolled back), whichever
+ * comes first; woken by the state directory's changes (inotify), so a
+ * watchdog whose change was ended exits at once.  1: the deadline came
+ * with it still pending (revert it: np_revert_tentative); 0: it ended;
+ * -errno (err says) when the directory cannot be watched. */
+NP_EXPORT int np_tentative_wait(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+				long long deadline, struct np_error *err);
 
 /* What the state directory says is pending for the device (reads only). */
 struct np_pending {

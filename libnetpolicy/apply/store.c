@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -405,6 +406,25 @@ void np_store_close(struct np_store *s, bool forget)
 	if (s->dirfd >= 0)
 		close(s->dirfd);
 	s->dirfd = s->lockfd = -1;
+}
+
+int np_store_watch(struct np_store *s, int *ret_fd, struct np_error *err)
+{
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	if (fd < 0)
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "inotify: %s", strerror(errno));
+	/* records are replaced by rename and removed by unlink */
+	if (inotify_add_watch(fd, s->ctx->state_dir, IN_CREATE | IN_DELETE | IN_MOVED_TO |
+			      IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return np_err(err, r, NP_PHASE_APPLY, NULL, "cannot watch %s: %s",
+			      s->ctx->state_dir, strerror(-r));
+	}
+	*ret_fd = fd;
+	return 0;
 }
 
 bool np_store_has(const struct np_store *s, enum np_file f)
