@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,18 +39,6 @@ static void file_name(const struct np_store *s, enum np_file f, char *buf, size_
 static void tmp_name(const struct np_store *s, enum np_file f, char *buf, size_t len)
 {
 	snprintf(buf, len, ".%s.%s.tmp", s->stem, kinds[f]);
-}
-
-int np_store_netns(struct np_ctx *ctx, unsigned long long *ret_dev, unsigned long long *ret_ino)
-{
-	struct stat sb;
-
-	/* the simulator has no namespaces; fixture roots have no /proc */
-	if (ctx->model || fstatat(ctx->rootfd, "proc/self/ns/net", &sb, 0) < 0)
-		return -ENOENT;
-	*ret_dev = (unsigned long long)sb.st_dev;
-	*ret_ino = (unsigned long long)sb.st_ino;
-	return 0;
 }
 
 static int dir_open(struct np_ctx *ctx, bool create, int *ret, struct np_error *err)
@@ -406,25 +393,6 @@ void np_store_close(struct np_store *s, bool forget)
 	if (s->dirfd >= 0)
 		close(s->dirfd);
 	s->dirfd = s->lockfd = -1;
-}
-
-int np_store_watch(struct np_store *s, int *ret_fd, struct np_error *err)
-{
-	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-
-	if (fd < 0)
-		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "inotify: %s", strerror(errno));
-	/* records are replaced by rename and removed by unlink */
-	if (inotify_add_watch(fd, s->ctx->state_dir, IN_CREATE | IN_DELETE | IN_MOVED_TO |
-			      IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
-		int r = -errno;
-
-		close(fd);
-		return np_err(err, r, NP_PHASE_APPLY, NULL, "cannot watch %s: %s",
-			      s->ctx->state_dir, strerror(-r));
-	}
-	*ret_fd = fd;
-	return 0;
 }
 
 bool np_store_has(const struct np_store *s, enum np_file f)

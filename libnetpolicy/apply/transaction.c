@@ -281,23 +281,32 @@ int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 
 /*
  * Reset removes what netpolicy made and nothing else: the rules and RSS
- * contexts its record names go, every other one stays as it is now (a
+ * contexts its record names go when the device still has them as netpolicy
+ * made them (content, not location: another admin may have put a rule of
+ * their own where netpolicy's was), every other one stays as it is now (a
  * foreign rule made after netpolicy's first change is not netpolicy's to
  * remove, nor one deleted by hand since its to restore).  rec NULL: none.
  */
-static int reset_steer(struct np_state *goal, const struct np_state *cur,
-		       const struct np_policy_record *rec)
+static int reset_steer(struct np_ctx *ctx, const char *ifname, struct np_state *goal,
+		       const struct np_state *cur, const struct np_policy_record *rec)
 {
-	struct np_owned own;
+	struct np_owned own, foreign;
 	struct np_steer s;
 
 	memset(&own, 0, sizeof(own));
+	memset(&foreign, 0, sizeof(foreign));
 	if (np_steer_copy(&s, &cur->dev.steer) < 0) {
 		np_steer_clear(&s);
 		return -ENOMEM;
 	}
 	if (rec && rec->has_mixed)
-		np_mixed_record_owned(&rec->mixed, &own);
+		np_mixed_record_owned_here(&rec->mixed, cur, &own, &foreign);
+	for (unsigned i = 0; i < foreign.n_rules; i++)
+		np_log(ctx, NP_LOG_WARNING, "%s: the ntuple rule at location %u is not the one "
+		       "netpolicy made there: left as it is", ifname, foreign.rules[i]);
+	for (unsigned i = 0; i < foreign.n_ctx; i++)
+		np_log(ctx, NP_LOG_WARNING, "%s: RSS context %u is not the one netpolicy made: "
+		       "left as it is", ifname, foreign.ctx[i]);
 	np_steer_drop_owned(&s, &own);
 	np_steer_clear(&goal->dev.steer);
 	goal->dev.steer = s;
@@ -350,7 +359,7 @@ int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 	}
 	/* Machine-wide sysctls: what the other devices still need. */
 	if (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
-	    reset_steer(pristine, cur, saved.has_rec ? &saved.rec : NULL) < 0 ||
+	    reset_steer(ctx, ifname, pristine, cur, saved.has_rec ? &saved.rec : NULL) < 0 ||
 	    np_plan_new(&plan) < 0) {
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		goto out;
@@ -426,7 +435,7 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	/* Machine-wide sysctls: what the other devices still need; rules and
 	 * contexts: what netpolicy made goes, nothing else */
 	if (r >= 0 && (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
-		       reset_steer(pristine, cur, has_rec ? &rec : NULL) < 0))
+		       reset_steer(ctx, ifname, pristine, cur, has_rec ? &rec : NULL) < 0))
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	/* What will change, for the caller to show: from the same read. */
 	if (r >= 0 && ret_plan) {
