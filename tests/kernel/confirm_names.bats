@@ -36,7 +36,8 @@ confirm_reverts() {
 	local dev=$1 before i
 	before=$(snapshot "$dev")
 	# options before "--": after it every word is the device or the command
-	run npns --confirm 2 -- "$dev" set throughput
+	# 4 s: the marker is checked after set returns, on a loaded machine
+	run npns --confirm 4 -- "$dev" set throughput
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(snapshot "$dev")" != "$before" ]
