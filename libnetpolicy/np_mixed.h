@@ -101,6 +101,13 @@ struct np_mixed_record {
 void np_mixed_record_from_plan(const struct np_mixed_plan *mp, struct np_mixed_record *ret);
 /* What it says netpolicy made: the rules and contexts a plan may replace. */
 void np_mixed_record_owned(const struct np_mixed_record *r, struct np_owned *ret);
+/* What reset may remove (apply/owned_rules.c): of r's rules and contexts,
+ * those on the device (cur) at their recorded location with the content
+ * netpolicy made (rebuilt from the record's flows, classes and queues);
+ * ret_foreign: recorded locations that hold something else now (someone
+ * else's, to be left alone). */
+void np_mixed_record_owned_here(const struct np_mixed_record *r, const struct np_state *cur,
+				struct np_owned *ret, struct np_owned *ret_foreign);
 /* The rules of r planned at RX_CLS_LOC_ANY (the driver places them): the
  * locations the driver gave them, found on the device (cur) by content
  * among the rules at locations goal (the plan's target) does not name, one

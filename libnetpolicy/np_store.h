@@ -14,6 +14,18 @@
  *                     net.core sysctls and their values before any device
  *                     needed them (a plan reads every device's: apply/base.c)
  *
+ * IFNAME stands for the device's key: its name, and, for a device of the
+ * kernel backend whose network namespace can be told (/proc/self/ns/net),
+ * "@netns-DEV-INO", that namespace's nsfs device and inode (stable while the
+ * namespace exists): `ip netns exec` and containers share /run, and two
+ * namespaces' devices of one name must never share records, journals,
+ * locks or markers.  The simulator's devices (--model) and a fixture root
+ * without /proc keep the bare name (a model's default state directory is
+ * its own already).  Files of the bare name written before the key existed
+ * are moved to the key of the namespace they record (np_store_open, under
+ * both locks); without the lock they are read where they are when they are
+ * this namespace's.
+ *
  * Every file but the lock and the journal's marks is one JSON document with
  * a "format" name and a "version"; readers refuse anything else.  Writes go
  * to ".IFNAME.KIND.tmp" (O_EXCL), are fsync()ed, renamed over the file and
@@ -34,6 +46,16 @@
 #include "np_private.h"
 
 #define NP_STORE_MAX_FILE (16u << 20)
+/* IFNAME@netns-DEV-INO: the device's key (see above), with its NUL */
+#define NP_STORE_STEM_MAX (IFNAMSIZ + 48)
+
+/* The network namespace netpolicy works in, as a key that survives the
+ * command: the nsfs device and inode of /proc/self/ns/net (what `ip netns
+ * identify` compares).  -ENOENT for the simulator (--model) and a fixture
+ * root without /proc: a namespace that cannot be told.  For `watch` and
+ * anything else that must follow a device across commands: a device is
+ * the same one when this, its ifindex and bus path (np_ident) are. */
+int np_store_netns(struct np_ctx *ctx, unsigned long long *ret_dev, unsigned long long *ret_ino);
 
 enum np_file {
 	NP_FILE_PRISTINE,
@@ -49,6 +71,7 @@ struct np_store {
 	struct np_ctx *ctx;
 	int dirfd, lockfd;
 	char ifname[IFNAMSIZ];
+	char stem[NP_STORE_STEM_MAX];	/* the files' names before ".KIND" */
 	/* np_store_open_text (fuzz_state): every file of the device reads as
 	 * this text, through np_store_read's checks; no directory, no lock */
 	const char *text;
@@ -87,6 +110,10 @@ void np_store_close(struct np_store *s, bool forget);
  * --confirm watchdog tells a directory emptied under it (another lock file,
  * or none) from records a command removed (the same lock file). */
 int np_store_lock_id(struct np_store *s, unsigned long long ret[2]);
+/* An inotify descriptor (non-blocking) that becomes readable when a file
+ * of the state directory is created, replaced or removed. */
+int np_store_watch(struct np_store *s, int *ret_fd, struct np_error *err);
+
 bool np_store_has(const struct np_store *s, enum np_file f);
 /* unlink + fsync(dir); absent is fine.  A failure is an error. */
 int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err);

@@ -164,9 +164,11 @@ void cli_watchdog_end(unsigned long long token)
 	closedir(proc);
 }
 
-/* The watchdog: netpolicy -- DEVICE __revert TOKEN DEADLINE.  It sleeps
+/* The watchdog: netpolicy -- DEVICE __revert TOKEN DEADLINE.  It waits
  * until the deadline (CLOCK_REALTIME, as recorded with the change), then
- * reverts unless the change was confirmed, reset or superseded meanwhile. */
+ * reverts; it ends at once, reverting nothing, when the change is confirmed,
+ * reset or superseded before (np_tentative_wait), so no stale watchdog
+ * outlives its change. */
 int cmd_revert(struct cli *c)
 {
 	CLI_RESULT(res);
@@ -210,8 +212,18 @@ int cmd_revert(struct cli *c)
 		}
 		close(WATCHDOG_READY_FD);
 	}
+	np_error_clear(err);
+	r = np_tentative_wait(c->ctx, c->device, token, deadline, err);
+	/* confirmed, reset or superseded: done.  Gone with the whole state
+	 * directory (another lock file, or none): still unconfirmed, so wait
+	 * out the deadline and revert from the copy. */
+	if (r == 0 && !np_revert_hold_orphaned(c->ctx, c->device, hold)) {
+		np_revert_hold_free(hold);
+		return NP_EXIT_OK;
+	}
+	/* no way to watch (no inotify), or orphaned: sleep out the deadline */
 	ts.tv_sec = (time_t)deadline;
-	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (r != 1 && clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	np_error_clear(err);
 	r = np_revert_held(c->ctx, c->device, hold, res, err);

@@ -213,3 +213,11 @@ wait_stopped() {
 	done
 	return 1
 }
+
+# The path of netpolicy's record KIND ($2: policy, pristine, journal,
+# tentative, lock, sysctl) of device $1 in the namespace $NS (${3:-$NS}):
+# records are keyed by the device's name and its network namespace
+# (np_store.h), the nsfs device and inode `stat -L` reads of /run/netns/NAME.
+np_rec() {
+	echo "$STATE_DIR/$1@netns-$(stat -L -c '%d-%i' "/run/netns/${3:-$NS}").$2"
+}

@@ -805,19 +805,81 @@ NP_EXPORT int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply
  */
 NP_EXPORT int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 				  struct np_apply_result *res, struct np_error *err);
-/* The --confirm watchdog's own copy of what tentative apply `token` must
- * return to, taken before its first write (from the running apply's
- * journal, or the pending marker): np_revert_held() reverts from it when
- * the state directory lost its records meanwhile (emptied: another lock
- * file, or none), and otherwise does what np_revert_tentative() does.
- * -ENOENT when there is no such pending change. */
+/*
+ * The --confirm watchdog's own copy of what a tentative apply must return
+ * to, taken before the apply's first write (from the running apply's
+ * journal, or the pending marker): with it a revert does not depend on the
+ * state directory keeping its records.
+ */
 struct np_revert_hold;
+/**
+ * np_revert_hold() - take the watchdog's copy of the way back
+ * @ctx: the context
+ * @ifname: the device
+ * @token: the tentative apply's token
+ * @ret: set to the copy (free with np_revert_hold_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, -ENOENT when there is no such pending change, or another
+ * negative errno.
+ */
 NP_EXPORT int np_revert_hold(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 			     struct np_revert_hold **ret, struct np_error *err);
+/**
+ * np_revert_held() - revert a tentative apply whose deadline passed
+ * @ctx: the context
+ * @ifname: the device
+ * @h: the copy np_revert_hold() took
+ * @res: filled with what the revert did
+ * @err: filled on failure (may be NULL)
+ *
+ * Does what np_revert_tentative() does; when the state directory lost its
+ * records meanwhile (emptied: another lock file, or none) it reverts from
+ * the copy.
+ *
+ * Return: 0, or a negative errno.
+ */
 NP_EXPORT int np_revert_held(struct np_ctx *ctx, const char *ifname,
 			     const struct np_revert_hold *h, struct np_apply_result *res,
 			     struct np_error *err);
+/**
+ * np_revert_hold_orphaned() - whether the copy is all that is left of its change
+ * @ctx: the context
+ * @ifname: the device
+ * @h: the copy np_revert_hold() took
+ *
+ * True when the device's lock file is not the one the copy was taken under
+ * (the state directory was emptied): the change is still unconfirmed and
+ * only the copy can revert it.  False when the records a command ended
+ * (confirm, reset, a later set) went under the same lock file.
+ *
+ * Return: true or false.
+ */
+NP_EXPORT bool np_revert_hold_orphaned(struct np_ctx *ctx, const char *ifname,
+				       const struct np_revert_hold *h);
+/**
+ * np_revert_hold_free() - free a copy np_revert_hold() took
+ * @h: the copy, or NULL
+ */
 NP_EXPORT void np_revert_hold_free(struct np_revert_hold *h);
+/**
+ * np_tentative_wait() - the --confirm watchdog's wait
+ * @ctx: the context
+ * @ifname: the device
+ * @token: the tentative apply's token
+ * @deadline: CLOCK_REALTIME seconds
+ * @err: filled on failure (may be NULL)
+ *
+ * Waits until @deadline, or until the tentative apply @token is no longer
+ * pending (confirmed, reset, superseded by a later set, or its run rolled
+ * back), whichever comes first; woken by the state directory's changes
+ * (inotify), so a watchdog whose change was ended exits at once.
+ *
+ * Return: 1 when the deadline came with it still pending (revert it); 0
+ * when it ended; a negative errno when the directory cannot be watched.
+ */
+NP_EXPORT int np_tentative_wait(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+				long long deadline, struct np_error *err);
 
 /* What the state directory says is pending for the device (reads only). */
 struct np_pending {

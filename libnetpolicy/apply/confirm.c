@@ -9,8 +9,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -145,6 +147,24 @@ void np_revert_hold_free(struct np_revert_hold *h)
 	free(h);
 }
 
+static int lock_id_of(struct np_store *s, void *ud, struct np_error *err)
+{
+	(void)err;
+	return np_store_lock_id(s, ud) < 0 ? 0 : 1;
+}
+
+bool np_revert_hold_orphaned(struct np_ctx *ctx, const char *ifname,
+			     const struct np_revert_hold *h)
+{
+	unsigned long long now[2] = { 0, 0 };
+	struct np_error ignored;
+
+	np_error_clear(&ignored);
+	if (np_store_peek(ctx, ifname, lock_id_of, now, &ignored) <= 0)
+		now[0] = now[1] = 0;
+	return now[0] != h->lock_id[0] || now[1] != h->lock_id[1];
+}
+
 int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_revert_hold *h,
 		   struct np_apply_result *res, struct np_error *err)
 {
@@ -176,6 +196,53 @@ int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_rever
 	}
 	np_engine_stop(&e);
 	return r;
+}
+
+/* Whether the tentative apply `token` may still come to its deadline: its
+ * marker names it, or a run is in progress (the marker of a set --confirm
+ * is written at its commit, after its watchdog started). */
+static bool still_pending(struct np_ctx *ctx, const char *ifname, unsigned long long token)
+{
+	struct np_pending p;
+	struct np_error ignored;
+
+	np_error_clear(&ignored);
+	/* a marker it cannot read: the deadline's revert says why */
+	if (np_pending_state(ctx, ifname, &p, &ignored) < 0)
+		return true;
+	return p.journal || (p.tentative && p.token == token);
+}
+
+int np_tentative_wait(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+		      long long deadline, struct np_error *err)
+{
+	struct np_store s;
+	int fd = -1, r;
+
+	r = np_store_open_readonly(ctx, ifname, &s, err);
+	if (r >= 0) {
+		r = np_store_watch(&s, &fd, err);
+		np_store_close(&s, false);
+	}
+	if (r < 0)
+		return r;
+	/* checked after the watch is set: a change between the two wakes us */
+	while (still_pending(ctx, ifname, token)) {
+		long long left = deadline - (long long)time(NULL);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		char buf[4096];
+
+		if (left <= 0) {
+			close(fd);
+			return 1;
+		}
+		/* at least once a minute: a clock set forward, a lost event */
+		if (poll(&pfd, 1, (int)(left < 60 ? left : 60) * 1000) > 0)
+			while (read(fd, buf, sizeof(buf)) > 0)
+				;
+	}
+	close(fd);
+	return 0;
 }
 
 static int load_pending(struct np_store *s, void *ud, struct np_error *err)

@@ -292,7 +292,7 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 {
 	struct np_journal_info info = { 0 };
 	struct json_object *hdr = NULL, *v, *before, *resolved;
-	char what[PATH_MAX + 32], *text, *nl;
+	char what[PATH_MAX + NP_STORE_STEM_MAX + 16], *text, *nl;
 	const char *policy = NULL;
 	long long x = 0;
 	int r;
@@ -300,7 +300,7 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 	r = np_store_read(s, NP_FILE_JOURNAL, &text, NULL, err);
 	if (r < 0)
 		return r;
-	snprintf(what, sizeof(what), "%s/%s.journal", s->ctx->state_dir, s->ifname);
+	snprintf(what, sizeof(what), "%s/%s.journal", s->ctx->state_dir, s->stem);
 	nl = strchr(text, '\n');
 	if (nl)
 		*nl = '\0';

@@ -18,6 +18,7 @@
 
 #include <json-c/json.h>
 
+#include "np_flow.h"
 #include "np_journal.h"
 #include "np_mixed.h"
 #include "np_state.h"
@@ -85,6 +86,88 @@ unsigned np_mixed_record_resolve(struct np_mixed_record *r, const struct np_stat
 		}
 	}
 	return n;
+}
+
+/* The rule netpolicy made for the n-th rule of class c, rebuilt from the
+ * record as the planner made it (plan/plan_mixed.c plan_steering: the
+ * flows in their order, each class's rules to its context, else round
+ * robin over its queues).  false: the record does not say. */
+static bool recorded_rule(const struct np_mixed_record *r, int c, unsigned n, struct np_rule *ret)
+{
+	const struct np_class_record *cr = &r->cls[c];
+	unsigned seen = 0;
+
+	for (unsigned f = 0; f < r->n_flows; f++) {
+		struct np_error ignored;
+		struct np_flow fl;
+
+		np_error_clear(&ignored);
+		if (np_flow_parse(r->flows[f], &fl, NULL, &ignored) < 0)
+			return false;
+		if ((int)fl.cls != c || fl.cls == r->deflt)
+			continue;
+		for (unsigned i = 0; i < fl.n_rules; i++, seen++) {
+			if (seen != n)
+				continue;
+			memset(ret, 0, sizeof(*ret));
+			ret->fs = fl.rule[i];
+			if (cr->rss_context) {
+				ret->fs.flow_type |= FLOW_RSS;
+				ret->fs.ring_cookie = 0;
+				ret->rss_context = cr->rss_context;
+			} else {
+				ret->fs.ring_cookie = cr->q_first + n % (cr->n_q ? cr->n_q : 1);
+			}
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The context netpolicy made for a class: its table over the class's
+ * queues (plan_mixed.c steer_add_ctx). */
+static bool recorded_ctx(const struct np_class_record *cr, const struct np_rss_ctx *x)
+{
+	for (uint32_t i = 0; i < x->n_indir; i++)
+		if (!cr->n_q || x->indir[i] != cr->q_first + i % cr->n_q)
+			return false;
+	return x->n_indir > 0;
+}
+
+void np_mixed_record_owned_here(const struct np_mixed_record *r, const struct np_state *cur,
+				struct np_owned *ret, struct np_owned *ret_foreign)
+{
+	const struct np_steer *d = &cur->dev.steer;
+
+	memset(ret, 0, sizeof(*ret));
+	memset(ret_foreign, 0, sizeof(*ret_foreign));
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
+		const struct np_class_record *cr = &r->cls[c];
+		const struct np_rss_ctx *x;
+
+		if (!cr->used)
+			continue;
+		x = cr->rss_context ? np_steer_ctx(d, cr->rss_context) : NULL;
+		if (x && recorded_ctx(cr, x) && ret->n_ctx < NP_OWNED_MAX)
+			ret->ctx[ret->n_ctx++] = cr->rss_context;
+		else if (x && ret_foreign->n_ctx < NP_OWNED_MAX)
+			ret_foreign->ctx[ret_foreign->n_ctx++] = cr->rss_context;
+		for (unsigned i = 0; i < cr->n_rules; i++) {
+			const struct np_rule *have = cr->rules[i] == RX_CLS_LOC_ANY ? NULL :
+						     np_steer_rule(d, cr->rules[i]);
+			struct np_rule want;
+
+			if (!have)
+				continue;	/* deleted since: nothing to remove */
+			/* the comparison journal recovery makes (np_recovery_goal) */
+			if (recorded_rule(r, c, i, &want) && np_rule_same_content(have, &want)) {
+				if (ret->n_rules < NP_OWNED_MAX)
+					ret->rules[ret->n_rules++] = cr->rules[i];
+			} else if (ret_foreign->n_rules < NP_OWNED_MAX) {
+				ret_foreign->rules[ret_foreign->n_rules++] = cr->rules[i];
+			}
+		}
+	}
 }
 
 static bool in_before(const struct np_steer *before, const struct np_rule *r)

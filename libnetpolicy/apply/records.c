@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,14 +102,14 @@ static struct json_object *doc_new(const char *format, int version)
 static int load_doc(struct np_store *s, enum np_file f, const char *format, int version,
 		    struct json_object **ret, struct np_error *err)
 {
-	char what[PATH_MAX + 32], *text;
+	char what[PATH_MAX + NP_STORE_STEM_MAX + 16], *text;
 	size_t len;
 	int r;
 
 	r = np_store_read(s, f, &text, &len, err);
 	if (r < 0)
 		return r;
-	snprintf(what, sizeof(what), "%s/%s.%s", s->ctx->state_dir, s->ifname, np_store_file_name(f));
+	snprintf(what, sizeof(what), "%s/%s.%s", s->ctx->state_dir, s->stem, np_store_file_name(f));
 	r = np_json_parse_strict(text, len, what, ret, err);
 	free(text);
 	if (r >= 0) {
@@ -187,7 +188,7 @@ int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_
 		return r;
 	memset(ret_id, 0, sizeof(*ret_id));
 	if (!json_object_object_get_ex(doc, "state", &st) || !json_object_is_type(st, json_type_object))
-		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s.pristine: no state", s->ifname);
+		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s.pristine: no state", s->stem);
 	if (r >= 0)
 		r = get_int(doc, "netns", 0, INT64_MAX, &v, "pristine", err);
 	if (r >= 0) {
@@ -293,14 +294,14 @@ int np_policy_record_from_json(struct json_object *obj, const char *what,
 /* load_doc for either version of the policy record. */
 static int load_policy_doc(struct np_store *s, struct json_object **ret, struct np_error *err)
 {
-	char what[PATH_MAX + 32], *text;
+	char what[PATH_MAX + NP_STORE_STEM_MAX + 16], *text;
 	size_t len;
 	int r;
 
 	r = np_store_read(s, NP_FILE_POLICY, &text, &len, err);
 	if (r < 0)
 		return r;
-	snprintf(what, sizeof(what), "%s/%s.%s", s->ctx->state_dir, s->ifname,
+	snprintf(what, sizeof(what), "%s/%s.%s", s->ctx->state_dir, s->stem,
 		 np_store_file_name(NP_FILE_POLICY));
 	r = np_json_parse_strict(text, len, what, ret, err);
 	free(text);
@@ -310,13 +311,13 @@ static int load_policy_doc(struct np_store *s, struct json_object **ret, struct 
 int np_store_policy_load(struct np_store *s, struct np_policy_record *ret, struct np_error *err)
 {
 	struct json_object *doc = NULL;
-	char what[IFNAMSIZ + 16];
+	char what[NP_STORE_STEM_MAX + 16];
 	int r;
 
 	r = load_policy_doc(s, &doc, err);
 	if (r < 0)
 		return r;
-	snprintf(what, sizeof(what), "%s.policy", s->ifname);
+	snprintf(what, sizeof(what), "%s.policy", s->stem);
 	r = np_policy_record_from_json(doc, what, ret, err);
 	json_object_put(doc);
 	return r;
@@ -396,13 +397,13 @@ int np_tentative_from_json(struct json_object *obj, const char *what, struct np_
 int np_store_tentative_load(struct np_store *s, struct np_tentative *ret, struct np_error *err)
 {
 	struct json_object *doc = NULL;
-	char what[IFNAMSIZ + 16];
+	char what[NP_STORE_STEM_MAX + 16];
 	int r;
 
 	r = load_doc(s, NP_FILE_TENTATIVE, TENTATIVE_FORMAT, 1, &doc, err);
 	if (r < 0)
 		return r;
-	snprintf(what, sizeof(what), "%s.tentative", s->ifname);
+	snprintf(what, sizeof(what), "%s.tentative", s->stem);
 	r = np_tentative_from_json(doc, what, ret, err);
 	json_object_put(doc);
 	return r;
@@ -510,13 +511,13 @@ int np_sysctl_record_from_json(struct json_object *doc, const char *what,
 int np_store_sysctl_load(struct np_store *s, struct np_sysctl_record *ret, struct np_error *err)
 {
 	struct json_object *doc = NULL;
-	char what[IFNAMSIZ + 16];
+	char what[NP_STORE_STEM_MAX + 16];
 	int r;
 
 	r = load_doc(s, NP_FILE_SYSCTL, SYSCTL_FORMAT, 1, &doc, err);
 	if (r < 0)
 		return r;
-	snprintf(what, sizeof(what), "%s.sysctl", s->ifname);
+	snprintf(what, sizeof(what), "%s.sysctl", s->stem);
 	r = np_sysctl_record_from_json(doc, what, ret, err);
 	json_object_put(doc);
 	return r;
@@ -548,17 +549,25 @@ int np_store_sysctl_others(struct np_store *s,
 		struct np_error ignored;
 		struct np_store other;
 
-		/* ".IFNAME.sysctl.tmp" ends otherwise; names as np_ifname_validate
-		 * would take them */
-		if (de->d_name[0] == '.' || len <= sl || len - sl >= IFNAMSIZ ||
+		const char *at;
+
+		/* ".KEY.sysctl.tmp" ends otherwise; every namespace's: the
+		 * sysctls are the machine's */
+		if (de->d_name[0] == '.' || len <= sl || len - sl >= NP_STORE_STEM_MAX ||
 		    strcmp(de->d_name + len - sl, suffix))
 			continue;
 		other = *s;
 		other.lockfd = -1;
-		memcpy(other.ifname, de->d_name, len - sl);
-		other.ifname[len - sl] = '\0';
-		if (!strcmp(other.ifname, s->ifname))
+		memcpy(other.stem, de->d_name, len - sl);
+		other.stem[len - sl] = '\0';
+		if (!strcmp(other.stem, s->stem))
 			continue;
+		/* the device's name: the key up to its "@netns-" (np_store.h) */
+		at = strchr(other.stem, '@');
+		if ((size_t)(at ? at - other.stem : (ptrdiff_t)(len - sl)) >= IFNAMSIZ)
+			continue;
+		snprintf(other.ifname, sizeof(other.ifname), "%.*s",
+			 (int)(at ? at - other.stem : (ptrdiff_t)(len - sl)), other.stem);
 		memset(&ignored, 0, sizeof(ignored));
 		if (np_store_sysctl_load(&other, &rec, &ignored) < 0) {
 			if (ignored.code == -ENOMEM) {

@@ -31,14 +31,17 @@ const char *np_store_file_name(enum np_file f)
 	return kinds[f];
 }
 
+/* Room for a file's name: the stem, ".KIND" and the temp file's dots. */
+#define NAME_MAX_LEN (NP_STORE_STEM_MAX + 24)
+
 static void file_name(const struct np_store *s, enum np_file f, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s.%s", s->ifname, kinds[f]);
+	snprintf(buf, len, "%s.%s", s->stem, kinds[f]);
 }
 
 static void tmp_name(const struct np_store *s, enum np_file f, char *buf, size_t len)
 {
-	snprintf(buf, len, ".%s.%s.tmp", s->ifname, kinds[f]);
+	snprintf(buf, len, ".%s.%s.tmp", s->stem, kinds[f]);
 }
 
 static int dir_open(struct np_ctx *ctx, bool create, int *ret, struct np_error *err)
@@ -74,12 +77,12 @@ static int dir_open(struct np_ctx *ctx, bool create, int *ret, struct np_error *
  */
 static int lock_take(struct np_store *s, struct np_error *err)
 {
-	char name[IFNAMSIZ + 8];
+	char name[NAME_MAX_LEN];
 	bool said = false;
 	struct timespec start;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	snprintf(name, sizeof(name), "%s.lock", s->ifname);
+	snprintf(name, sizeof(name), "%s.lock", s->stem);
 	for (;;) {
 		struct stat a, b;
 		int fd;
@@ -157,11 +160,11 @@ static int lock_take(struct np_store *s, struct np_error *err)
 
 int np_store_lock_id(struct np_store *s, unsigned long long ret[2])
 {
-	char name[IFNAMSIZ + 8];
+	char name[NP_STORE_STEM_MAX + 8];
 	struct stat st;
 
 	ret[0] = ret[1] = 0;
-	snprintf(name, sizeof(name), "%s.lock", s->ifname);
+	snprintf(name, sizeof(name), "%s.lock", s->stem);
 	if (s->lockfd >= 0 && fstat(s->lockfd, &st) < 0)
 		return -errno;
 	if (s->lockfd < 0 && (s->dirfd < 0 || fstatat(s->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0))
@@ -175,7 +178,7 @@ int np_store_lock_id(struct np_store *s, unsigned long long ret[2])
 static void temps_remove(struct np_store *s)
 {
 	for (int f = 0; f < NP_FILE__COUNT; f++) {
-		char tmp[IFNAMSIZ + 24];
+		char tmp[NAME_MAX_LEN];
 
 		tmp_name(s, (enum np_file)f, tmp, sizeof(tmp));
 		if (unlinkat(s->dirfd, tmp, 0) == 0)
@@ -193,7 +196,147 @@ static int store_init(struct np_ctx *ctx, const char *ifname, struct np_store *s
 	if (np_ifname_validate(ifname, err) < 0)
 		return -EINVAL;
 	snprintf(s->ifname, sizeof(s->ifname), "%s", ifname);
+	snprintf(s->stem, sizeof(s->stem), "%s", ifname);
 	return 0;
+}
+
+/* The device's key in this namespace (np_store.h); the bare name when the
+ * namespace cannot be told. */
+static void stem_keyed(struct np_store *s)
+{
+	unsigned long long dev, ino;
+
+	if (np_store_netns(s->ctx, &dev, &ino) == 0)
+		snprintf(s->stem, sizeof(s->stem), "%s@netns-%llu-%llu", s->ifname, dev, ino);
+}
+
+/* --- files of the bare name, written before the key --------------------------- */
+
+/* The namespace inode a file of the bare name records (the pristine
+ * snapshot's "netns", the journal header's): 0 when it records none or
+ * cannot be read (taken as this namespace's: a damaged one is then refused
+ * here, by its name, as any damaged record is). */
+static unsigned long long legacy_netns(struct np_store *legacy, enum np_file f)
+{
+	struct json_object *doc = NULL, *v;
+	unsigned long long ino = 0;
+	struct np_error ignored;
+	char *text, *nl;
+
+	np_error_clear(&ignored);
+	if (np_store_read(legacy, f, &text, NULL, &ignored) < 0)
+		return 0;
+	nl = strchr(text, '\n');	/* the journal's header is its first line */
+	if (nl)
+		*nl = '\0';
+	if (np_json_parse(text, strlen(text), &doc, &ignored) == 0 &&
+	    json_object_is_type(doc, json_type_object) &&
+	    json_object_object_get_ex(doc, "netns", &v) && json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) > 0)
+		ino = (unsigned long long)json_object_get_int64(v);
+	json_object_put(doc);
+	free(text);
+	return ino;
+}
+
+/* The bare name has files and none of them records another namespace. */
+static bool legacy_ours(struct np_store *legacy, unsigned long long ino)
+{
+	static const enum np_file owners[] = { NP_FILE_JOURNAL, NP_FILE_PRISTINE };
+	bool any = false;
+
+	for (int f = 0; f < NP_FILE__COUNT; f++)
+		any = any || np_store_has(legacy, (enum np_file)f);
+	for (size_t i = 0; any && i < NP_ARRAY_SIZE(owners); i++) {
+		unsigned long long x = np_store_has(legacy, owners[i]) ? legacy_netns(legacy, owners[i]) : 0;
+
+		if (x && x != ino)
+			return false;
+	}
+	return any;
+}
+
+static void legacy_of(const struct np_store *s, struct np_store *ret)
+{
+	*ret = *s;
+	ret->lockfd = -1;
+	snprintf(ret->stem, sizeof(ret->stem), "%s", s->ifname);
+}
+
+/*
+ * With the key's lock held: move this namespace's files of the bare name to
+ * the key, under the bare name's lock too (an older netpolicy may be working
+ * on them).  Another namespace's are left for it to move.  The journal and
+ * the snapshot, which say whose the files are, move last: a run killed
+ * half-way leaves them to say it again.  A file the key has already is not
+ * replaced (said, and left where it is).
+ */
+static int legacy_adopt(struct np_store *s, struct np_error *err)
+{
+	static const enum np_file order[] = { NP_FILE_SYSCTL, NP_FILE_POLICY, NP_FILE_TENTATIVE,
+					      NP_FILE_PRISTINE, NP_FILE_JOURNAL };
+	unsigned long long dev, ino;
+	struct np_store legacy;
+	unsigned moved = 0;
+	bool left = false;
+	int r;
+
+	if (!strcmp(s->stem, s->ifname) || np_store_netns(s->ctx, &dev, &ino) < 0)
+		return 0;
+	legacy_of(s, &legacy);
+	if (!legacy_ours(&legacy, ino))
+		return 0;
+	r = lock_take(&legacy, err);
+	if (r < 0)
+		return r;
+	temps_remove(&legacy);
+	for (size_t i = 0; legacy_ours(&legacy, ino) && i < NP_ARRAY_SIZE(order); i++) {
+		char from[NAME_MAX_LEN], to[NAME_MAX_LEN];
+
+		file_name(&legacy, order[i], from, sizeof(from));
+		file_name(s, order[i], to, sizeof(to));
+		if (renameat2(s->dirfd, from, s->dirfd, to, RENAME_NOREPLACE) == 0) {
+			moved++;
+		} else if (errno != ENOENT) {
+			np_log(s->ctx, NP_LOG_WARNING, "%s: cannot move %s/%s to %s: %s", s->ifname,
+			       s->ctx->state_dir, from, to, strerror(errno));
+			left = true;
+		}
+	}
+	if (moved) {
+		fsync(s->dirfd);
+		np_log(s->ctx, NP_LOG_INFO, "%s: moved %u record(s) of this network namespace to %s.*",
+		       s->ifname, moved, s->stem);
+	}
+	if (!left) {
+		char name[NAME_MAX_LEN];
+
+		/* while holding it: a waiter finds the inode it locked unlinked
+		 * and starts again (lock_take) */
+		snprintf(name, sizeof(name), "%s.lock", legacy.stem);
+		if (!legacy_ours(&legacy, ino))
+			unlinkat(s->dirfd, name, 0);
+	}
+	close(legacy.lockfd);
+	return 0;
+}
+
+/* Without the lock: the bare name's files are read where they are when the
+ * key has none and they are this namespace's (the next locked open moves
+ * them). */
+static void legacy_peek(struct np_store *s)
+{
+	unsigned long long dev, ino;
+	struct np_store legacy;
+
+	if (!strcmp(s->stem, s->ifname) || np_store_netns(s->ctx, &dev, &ino) < 0)
+		return;
+	for (int f = 0; f < NP_FILE__COUNT; f++)
+		if (np_store_has(s, (enum np_file)f))
+			return;
+	legacy_of(s, &legacy);
+	if (legacy_ours(&legacy, ino))
+		snprintf(s->stem, sizeof(s->stem), "%s", s->ifname);
 }
 
 int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
@@ -207,13 +350,19 @@ int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
 	r = dir_open(ctx, true, &s->dirfd, err);
 	if (r < 0)
 		return r;
+	stem_keyed(s);
 	r = lock_take(s, err);
+	if (r >= 0) {
+		temps_remove(s);
+		r = legacy_adopt(s, err);
+		if (r < 0)
+			close(s->lockfd);
+	}
 	if (r < 0) {
 		close(s->dirfd);
-		s->dirfd = -1;
+		s->dirfd = s->lockfd = -1;
 		return r;
 	}
-	temps_remove(s);
 	return 0;
 }
 
@@ -225,7 +374,12 @@ int np_store_open_readonly(struct np_ctx *ctx, const char *ifname, struct np_sto
 	r = store_init(ctx, ifname, s, err);
 	if (r < 0)
 		return r;
-	return dir_open(ctx, false, &s->dirfd, err);
+	r = dir_open(ctx, false, &s->dirfd, err);
+	if (r < 0)
+		return r;
+	stem_keyed(s);
+	legacy_peek(s);
+	return 0;
 }
 
 int np_store_peek(struct np_ctx *ctx, const char *ifname, np_store_peek_fn fn, void *ud,
@@ -248,9 +402,9 @@ void np_store_close(struct np_store *s, bool forget)
 {
 	if (s->lockfd >= 0) {
 		if (forget) {
-			char name[IFNAMSIZ + 8];
+			char name[NAME_MAX_LEN];
 
-			snprintf(name, sizeof(name), "%s.lock", s->ifname);
+			snprintf(name, sizeof(name), "%s.lock", s->stem);
 			unlinkat(s->dirfd, name, 0);
 		}
 		close(s->lockfd);
@@ -262,7 +416,7 @@ void np_store_close(struct np_store *s, bool forget)
 
 bool np_store_has(const struct np_store *s, enum np_file f)
 {
-	char name[IFNAMSIZ + 16];
+	char name[NAME_MAX_LEN];
 
 	file_name(s, f, name, sizeof(name));
 	return s->dirfd >= 0 && faccessat(s->dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
@@ -270,7 +424,7 @@ bool np_store_has(const struct np_store *s, enum np_file f)
 
 int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err)
 {
-	char name[IFNAMSIZ + 16];
+	char name[NAME_MAX_LEN];
 
 	file_name(s, f, name, sizeof(name));
 	if (retry_eintr(unlinkat(s->dirfd, name, 0)) < 0) {
@@ -338,7 +492,7 @@ static int text_read(struct np_store *s, const char *name, char **ret, size_t *r
 int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_len,
 		  struct np_error *err)
 {
-	char name[IFNAMSIZ + 16], *buf;
+	char name[NAME_MAX_LEN], *buf;
 	struct stat sb;
 	size_t got = 0, cap;
 	int fd, r;
@@ -397,7 +551,7 @@ int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_le
 
 int np_store_write(struct np_store *s, enum np_file f, const char *text, struct np_error *err)
 {
-	char tmp[IFNAMSIZ + 24], name[IFNAMSIZ + 16];
+	char tmp[NAME_MAX_LEN], name[NAME_MAX_LEN];
 	int fd, r = 0;
 
 	if (!text)
@@ -433,7 +587,7 @@ int np_store_write(struct np_store *s, enum np_file f, const char *text, struct 
 
 int np_store_open_append(struct np_store *s, enum np_file f, int *ret_fd, struct np_error *err)
 {
-	char name[IFNAMSIZ + 16];
+	char name[NAME_MAX_LEN];
 	struct stat sb;
 	int fd;
 

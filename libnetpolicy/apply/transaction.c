@@ -281,23 +281,32 @@ int np_apply(struct np_ctx *ctx, const struct np_plan *plan, unsigned flags,
 
 /*
  * Reset removes what netpolicy made and nothing else: the rules and RSS
- * contexts its record names go, every other one stays as it is now (a
+ * contexts its record names go when the device still has them as netpolicy
+ * made them (content, not location: another admin may have put a rule of
+ * their own where netpolicy's was), every other one stays as it is now (a
  * foreign rule made after netpolicy's first change is not netpolicy's to
  * remove, nor one deleted by hand since its to restore).  rec NULL: none.
  */
-static int reset_steer(struct np_state *goal, const struct np_state *cur,
-		       const struct np_policy_record *rec)
+static int reset_steer(struct np_ctx *ctx, const char *ifname, struct np_state *goal,
+		       const struct np_state *cur, const struct np_policy_record *rec)
 {
-	struct np_owned own;
+	struct np_owned own, foreign;
 	struct np_steer s;
 
 	memset(&own, 0, sizeof(own));
+	memset(&foreign, 0, sizeof(foreign));
 	if (np_steer_copy(&s, &cur->dev.steer) < 0) {
 		np_steer_clear(&s);
 		return -ENOMEM;
 	}
 	if (rec && rec->has_mixed)
-		np_mixed_record_owned(&rec->mixed, &own);
+		np_mixed_record_owned_here(&rec->mixed, cur, &own, &foreign);
+	for (unsigned i = 0; i < foreign.n_rules; i++)
+		np_log(ctx, NP_LOG_WARNING, "%s: the ntuple rule at location %u is not the one "
+		       "netpolicy made there: left as it is", ifname, foreign.rules[i]);
+	for (unsigned i = 0; i < foreign.n_ctx; i++)
+		np_log(ctx, NP_LOG_WARNING, "%s: RSS context %u is not the one netpolicy made: "
+		       "left as it is", ifname, foreign.ctx[i]);
 	np_steer_drop_owned(&s, &own);
 	np_steer_clear(&goal->dev.steer);
 	goal->dev.steer = s;
@@ -314,13 +323,11 @@ struct saved_pristine {
 static int load_pristine(struct np_store *s, void *ud, struct np_error *err)
 {
 	struct saved_pristine *p = ud;
-	struct np_error ignored;
 	int r = np_store_pristine_load(s, &p->state, &p->id, err);
 
-	/* a damaged record names nothing netpolicy made */
-	np_error_clear(&ignored);
+	/* a record it cannot read is refused, as reset refuses it */
 	if (r >= 0)
-		p->has_rec = np_store_policy_load(s, &p->rec, &ignored) >= 0;
+		r = policy_current(s, &p->rec, &p->has_rec, err);
 	return r < 0 ? r : 1;
 }
 
@@ -352,7 +359,7 @@ int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 	}
 	/* Machine-wide sysctls: what the other devices still need. */
 	if (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
-	    reset_steer(pristine, cur, saved.has_rec ? &saved.rec : NULL) < 0 ||
+	    reset_steer(ctx, ifname, pristine, cur, saved.has_rec ? &saved.rec : NULL) < 0 ||
 	    np_plan_new(&plan) < 0) {
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		goto out;
@@ -395,7 +402,6 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	struct np_state *cur = NULL, *pristine = NULL;
 	struct np_plan *plan = NULL;
 	struct np_policy_record rec;
-	struct np_error ignored;
 	struct np_ident pid;
 	struct np_engine e;
 	bool has_rec = false;
@@ -403,6 +409,12 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 
 	(void)flags;
 	r = np_engine_begin(&e, ctx, ifname, res, false, err);
+	/* A policy record it cannot read (a newer netpolicy's, damaged) may
+	 * name rules and contexts on the device that only it says are
+	 * netpolicy's: refused like any other state file, kept, nothing
+	 * changed, never removed as litter below. */
+	if (r >= 0)
+		r = policy_current(&e.store, &rec, &has_rec, err);
 	if (r >= 0)
 		r = np_store_pristine_load(&e.store, &pristine, &pid, err);
 	if (r == -ENOENT) {
@@ -422,11 +434,8 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	}
 	/* Machine-wide sysctls: what the other devices still need; rules and
 	 * contexts: what netpolicy made goes, nothing else */
-	np_error_clear(&ignored);
-	if (r >= 0)
-		has_rec = np_store_policy_load(&e.store, &rec, &ignored) >= 0;
 	if (r >= 0 && (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
-		       reset_steer(pristine, cur, has_rec ? &rec : NULL) < 0))
+		       reset_steer(ctx, ifname, pristine, cur, has_rec ? &rec : NULL) < 0))
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	/* What will change, for the caller to show: from the same read. */
 	if (r >= 0 && ret_plan) {

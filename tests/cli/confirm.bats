@@ -110,3 +110,40 @@ watchdogs_of() {
 		cmp "$MODEL" "$NP_TMP/ended"
 	done
 }
+
+# The watchdogs of this test's state directory still running (an exited one
+# may wait as a zombie for a parent that does not reap: not running).
+watchdogs() {
+	ps -eo pid=,stat=,args= | awk -v d="$STATE_DIR" 'index($0, d) && /[_]_revert/ && $2 !~ /^Z/ { print $1 }'
+}
+
+# Wait (up to 5 s) until no watchdog of this state directory runs.
+watchdogs_gone() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ -z "$(watchdogs)" ] && return 0
+		sleep 0.1
+	done
+	watchdogs
+	return 1
+}
+
+@test "confirm, reset and a later set each end the pending watchdog: none outlives its change" {
+	for end in confirm reset "set throughput" "set --confirm 60 throughput"; do
+		npsim "$DEV" set latency --confirm 60 >/dev/null
+		[ -n "$(watchdogs)" ]
+		first=$(watchdogs)
+		npsim "$DEV" $end >/dev/null
+		if [ "$end" = "set --confirm 60 throughput" ]; then
+			# the new change has its own watchdog; the first one ended
+			for ((i = 0; i < 50; i++)); do
+				[ "$(watchdogs)" != "$first" ] && break
+				sleep 0.1
+			done
+			[ -n "$(watchdogs)" ] && [ "$(watchdogs)" != "$first" ]
+			npsim "$DEV" confirm >/dev/null
+		fi
+		watchdogs_gone || { echo "after $end"; return 1; }
+		npsim "$DEV" reset >/dev/null
+	done
+}

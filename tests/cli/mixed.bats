@@ -366,3 +366,51 @@ steps_of() {
 	cmp "$MODEL" "$NP_TMP/orig.json"
 	[ ! -e "$STATE_DIR/$dev.policy" ]
 }
+
+# Reset compares what is at a recorded location with what netpolicy made
+# there (its flow, its context or queue), as recovery compares a journal's
+# intended rules: another admin's rule put where netpolicy's was is theirs.
+foreign_at_recorded() {
+	np_model "$1"
+	dev=$(dev_of)
+	npsim "$dev" set mixed "${FLOWS[@]}" >/dev/null
+	loc=$(jq -r '.mixed.classes.latency.rules[0]' "$STATE_DIR/$dev.policy")
+	[ "$loc" -ge 0 ]
+	jq --argjson l "$loc" '.devices[0].ntuple.rules |= map(if .location == $l then
+		{"location": $l, "flow": "udp4:dst-port=4789", "queue": 1} else . end)' \
+		"$MODEL" >"$NP_TMP/x" && mv "$NP_TMP/x" "$MODEL"
+	run npsim "$dev" reset
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ntuple rule at location $loc is not the one netpolicy made there: left as it is"* ]]
+	npsim --json "$dev" show | jq -e --argjson l "$loc" \
+		'.ntuple.rules[] | select(.location == $l and .flow == "udp4:dst-port=4789")'
+	# netpolicy's other rules went
+	[ "$(npsim --json "$dev" show | jq '[.ntuple.rules[] | select(.flow | test("6379|:53$"))] | length')" -eq 0 ]
+}
+
+@test "mlx5: reset keeps a foreign rule put at the location of netpolicy's rule" {
+	foreign_at_recorded mlx5-mixed
+}
+
+@test "ice: reset keeps a foreign rule put at the location of netpolicy's rule" {
+	foreign_at_recorded ice-mixed
+}
+
+@test "mlx5: reset keeps an RSS context whose table is not the one netpolicy made" {
+	np_model mlx5-mixed
+	dev=$(dev_of)
+	npsim "$dev" set mixed "${FLOWS[@]}" >/dev/null
+	id=$(jq -r '.mixed.classes.latency.rss_context' "$STATE_DIR/$dev.policy")
+	other=$(jq -r '.mixed.classes.cpu.rss_context' "$STATE_DIR/$dev.policy")
+	[ "$id" -gt 0 ] && [ "$other" -gt 0 ]
+	jq --argjson c "$id" '.devices[0].rss_contexts.contexts |= map(if .context == $c then
+		.indir |= map(7) else . end)' "$MODEL" >"$NP_TMP/x" && mv "$NP_TMP/x" "$MODEL"
+	run npsim "$dev" reset
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"RSS context $id is not the one netpolicy made: left as it is"* ]]
+	npsim --json "$dev" show | jq -e --argjson c "$id" '.rss_contexts.contexts[] | select(.context == $c)'
+	# the context netpolicy made for the other class went
+	[ "$(npsim --json "$dev" show | jq --argjson c "$other" '[.rss_contexts.contexts[] | select(.context == $c)] | length')" -eq 0 ]
+}

@@ -41,3 +41,30 @@ teardown() { np_cleanup_tmp; }
 	# the journal is kept for a person to look at
 	[ -f "$STATE_DIR/$DEV.journal" ]
 }
+
+# A policy record it cannot read may name rules netpolicy made: reset
+# refuses it as it refuses a damaged snapshot or journal, and keeps it.
+reset_refuses_record() {
+	npsim "$DEV" set latency
+	cp "$MODEL" "$NP_TMP/device"
+	printf '%s' "$1" >"$STATE_DIR/$DEV.policy"
+	cp "$STATE_DIR/$DEV.policy" "$NP_TMP/record"
+	for dry in "" --dry-run; do
+		run npsim $dry "$DEV" reset
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"$DEV.policy"* ]]
+		cmp "$STATE_DIR/$DEV.policy" "$NP_TMP/record"
+		[ -e "$STATE_DIR/$DEV.pristine" ]
+		# the simulated device (saved in the model) is as it was
+		cmp "$MODEL" "$NP_TMP/device"
+	done
+}
+
+@test "reset refuses a policy record of a newer version: exit 1 naming it, kept, nothing changed" {
+	reset_refuses_record '{"format":"netpolicy-policy","version":99,"policy":"latency"}'
+}
+
+@test "reset refuses a policy record that is not JSON: exit 1 naming it, kept, nothing changed" {
+	reset_refuses_record 'garbage'
+}

@@ -41,7 +41,7 @@ fail_at() {
 		case $RC in
 		0|6) np_dev_is "$NP_TMP/target" || fail_at "$n" "exit $RC but not at the target" ;;
 		1|3) np_dev_is "$NP_TMP/pristine" || fail_at "$n" "exit $RC but the device changed" ;;
-		4) [ -e "$STATE_DIR/v0.journal" ] || fail_at "$n" "exit 4 without a journal" ;;
+		4) [ -e "$(np_rec v0 journal)" ] || fail_at "$n" "exit 4 without a journal" ;;
 		*) fail_at "$n" "unexpected exit" ;;
 		esac
 		# the next clean commands: target, records that agree, nothing stale
@@ -49,10 +49,10 @@ fail_at() {
 			{ cat "$NP_TMP/clean.err" >&2; fail_at "$n" "clean set failed after it"; }
 		np_dev_is "$NP_TMP/target" || fail_at "$n" "clean set did not reach the target after it"
 		np_no_temp_files || fail_at "$n" "temp files left"
-		[ ! -e "$STATE_DIR/v0.journal" ] || fail_at "$n" "a journal survived a clean set"
+		[ ! -e "$(np_rec v0 journal)" ] || fail_at "$n" "a journal survived a clean set"
 		"${NP[@]}" v0 check throughput >/dev/null 2>&1 || fail_at "$n" "check fails after a clean set"
 		"${NP[@]}" v0 reset >/dev/null 2>&1 || fail_at "$n" "clean reset failed"
 		np_dev_is "$NP_TMP/pristine" || fail_at "$n" "reset did not restore the device"
-		[ ! -e "$STATE_DIR/v0.policy" ] || fail_at "$n" "a policy record survived reset"
+		[ ! -e "$(np_rec v0 policy)" ] || fail_at "$n" "a policy record survived reset"
 	done
 }

@@ -71,7 +71,7 @@ play() {	# play DEVICES-JSON [ansible-playbook options]: prints "changed=N"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" != changed=0 ]
-	[ ! -e "$STATE_DIR/v1.policy" ]
+	[ ! -e "$(np_rec v1 policy)" ]
 	[ "$(v1_snapshot)" = "$V1_BEFORE" ]
 	npns v0 check throughput
 	run play '[{"name": "v0", "policy": "throughput"}]'

@@ -103,7 +103,7 @@ teardown() { np_veth_teardown; }
 	[[ "$output" == *"step "*"xps"*"Read-only file system"* ]]
 	[[ "$output" == *"rolled back, the device is as it was"* ]]
 	[ "$(veth_snapshot)" = "$BEFORE" ]
-	[ ! -e "$STATE_DIR/v0.journal" ]
+	[ ! -e "$(np_rec v0 journal)" ]
 }
 
 @test "killed after any step: the next command rolls the device back" {
@@ -116,7 +116,7 @@ teardown() { np_veth_teardown; }
 		PID=$!
 		wait_stopped "$PID"
 		kill -9 "$PID"; wait "$PID" 2>/dev/null || true; PID=
-		[ -e "$STATE_DIR/v0.journal" ]
+		[ -e "$(np_rec v0 journal)" ]
 		mid=$(veth_snapshot)
 		[ "$mid" != "$BEFORE" ]
 		# show only reads: it says so and writes nothing
@@ -128,7 +128,7 @@ teardown() { np_veth_teardown; }
 		[ "$status" -eq 0 ]
 		[[ "$output" == *"rolled back an interrupted earlier run"* ]]
 		[ "$(veth_snapshot)" = "$BEFORE" ] || { echo "not restored after step $k"; return 1; }
-		[ ! -e "$STATE_DIR/v0.journal" ]
+		[ ! -e "$(np_rec v0 journal)" ]
 	done
 }
 
@@ -148,11 +148,11 @@ teardown() { np_veth_teardown; }
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"state directory $STATE_DIR cannot be written (Read-only file system)"* ]]
 	[ "$(veth_snapshot)" = "$mid" ]
-	[ -e "$STATE_DIR/v0.journal" ]
+	[ -e "$(np_rec v0 journal)" ]
 	run npns v0 reset
 	[ "$status" -eq 0 ]
 	[ "$(veth_snapshot)" = "$BEFORE" ]
-	[ ! -e "$STATE_DIR/v0.journal" ]
+	[ ! -e "$(np_rec v0 journal)" ]
 }
 
 @test "two sets at once: the second waits for the first, no mixed state" {
@@ -182,24 +182,24 @@ teardown() { np_veth_teardown; }
 	[ "$st" -eq 4 ]
 	grep -q "left this network namespace (deleted, or moved to another one)" "$NP_TMP/out"
 	[ "$(grep -c netpolicy: "$NP_TMP/out")" -eq 2 ]	# the test hook's line and one error line
-	[ -e "$STATE_DIR/v0.journal" ]
+	[ -e "$(np_rec v0 journal)" ]
 	# a new v0 is another device: the journal is not applied to it
 	ip -n "$NS" link add v0 type veth peer name v1
 	run npns v0 set throughput
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"device is gone; dropping its journal"* ]]
-	[ ! -e "$STATE_DIR/v0.journal" ]
+	[ ! -e "$(np_rec v0 journal)" ]
 }
 
 @test "--confirm: without confirm the change is rolled back even when the shell dies" {
 	setsid bash -c "ip netns exec $NS '$NETPOLICY' --state-dir '$STATE_DIR' v0 set throughput --confirm 2; sleep 60" \
 		>/dev/null 2>&1 &
 	shell=$!
-	for ((i = 0; i < 50; i++)); do [ -e "$STATE_DIR/v0.tentative" ] && break; sleep 0.1; done
-	[ -e "$STATE_DIR/v0.tentative" ]
+	for ((i = 0; i < 50; i++)); do [ -e "$(np_rec v0 tentative)" ] && break; sleep 0.1; done
+	[ -e "$(np_rec v0 tentative)" ]
 	[ "$(veth_snapshot)" != "$BEFORE" ]
 	kill -9 -- -"$shell" 2>/dev/null || kill -9 "$shell"
-	for ((i = 0; i < 80; i++)); do [ ! -e "$STATE_DIR/v0.tentative" ] && break; sleep 0.1; done
+	for ((i = 0; i < 80; i++)); do [ ! -e "$(np_rec v0 tentative)" ] && break; sleep 0.1; done
 	[ "$(veth_snapshot)" = "$BEFORE" ]
 }
 

@@ -36,16 +36,17 @@ confirm_reverts() {
 	local dev=$1 before i
 	before=$(snapshot "$dev")
 	# options before "--": after it every word is the device or the command
-	run npns --confirm 2 -- "$dev" set throughput
+	# 4 s: the marker is checked after set returns, on a loaded machine
+	run npns --confirm 4 -- "$dev" set throughput
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(snapshot "$dev")" != "$before" ]
-	[ -e "$STATE_DIR/$dev.tentative" ]
+	[ -e "$(np_rec $dev tentative)" ]
 	for ((i = 0; i < 150; i++)); do
-		[ ! -e "$STATE_DIR/$dev.tentative" ] && break
+		[ ! -e "$(np_rec $dev tentative)" ] && break
 		sleep 0.1
 	done
-	[ ! -e "$STATE_DIR/$dev.tentative" ]
+	[ ! -e "$(np_rec $dev tentative)" ]
 	[ "$(snapshot "$dev")" = "$before" ]
 	# no state directory named by the device was used
 	[ ! -e x ] && [ ! -e "$NP_TMP/x" ]

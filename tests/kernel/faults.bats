@@ -23,7 +23,7 @@ finish() {	# let it run on; its exit status in ST
 
 @test "a closed pipe (| head) never kills an apply half-way" {
 	run bash -c "ip netns exec $NS '$NETPOLICY' --state-dir '$STATE_DIR' -v v0 set throughput 2>&1 | head -2"
-	[ ! -e "$STATE_DIR/v0.journal" ]
+	[ ! -e "$(np_rec v0 journal)" ]
 	run npns v0 check throughput
 	[ "$status" -eq 0 ]
 }
@@ -36,7 +36,7 @@ finish() {	# let it run on; its exit status in ST
 		[ "$ST" -eq 3 ] || { cat "$NP_TMP/out"; echo "SIG$sig: exit $ST"; return 1; }
 		grep -q "interrupted by a signal" "$NP_TMP/out"
 		[ "$(veth_snapshot)" = "$BEFORE" ]
-		[ ! -e "$STATE_DIR/v0.journal" ]
+		[ ! -e "$(np_rec v0 journal)" ]
 	done
 }
 
@@ -49,7 +49,7 @@ finish() {	# let it run on; its exit status in ST
 	[ "$ST" -eq 3 ]
 	grep -q "by another writer during the run" "$NP_TMP/out"
 	! grep -q "driver set" "$NP_TMP/out"
-	[ ! -e "$STATE_DIR/v0.journal" ]
+	[ ! -e "$(np_rec v0 journal)" ]
 }
 
 @test "renamed mid-apply: rolled back under its new name (the same ifindex), exit 3, no journal" {
@@ -59,7 +59,7 @@ finish() {	# let it run on; its exit status in ST
 	[ "$ST" -eq 3 ] || { cat "$NP_TMP/out"; false; }
 	grep -q "v0: renamed to v9 during the run; rolling it back there" "$NP_TMP/out"
 	grep -q "rolled back, the device is as it was" "$NP_TMP/out"
-	[ ! -e "$STATE_DIR/v0.journal" ]
+	[ ! -e "$(np_rec v0 journal)" ]
 	# as it was before the apply (a name changes none of it)
 	ip -n "$NS" link set v9 name v0
 	[ "$(veth_snapshot)" = "$BEFORE" ]
@@ -75,21 +75,21 @@ finish() {	# let it run on; its exit status in ST
 	ip netns del "$NS-b"
 	[ "$ST" -eq 4 ]
 	grep -q "left this network namespace" "$NP_TMP/out"
-	[ -e "$STATE_DIR/v0.journal" ]
+	[ -e "$(np_rec v0 journal)" ]
 }
 
 @test "--confirm: the deadline is on disk and show reports it; reset cancels it for good" {
 	run npns --json v0 set throughput --confirm 3
 	[ "$status" -eq 0 ]
-	[ "$(jq -r .format "$STATE_DIR/v0.tentative")" = netpolicy-tentative ]
+	[ "$(jq -r .format "$(np_rec v0 tentative)")" = netpolicy-tentative ]
 	out=$(npns --json v0 show 2>/dev/null)
 	[ "$(jq '.confirm_deadline > 0' <<<"$out")" = true ]
 	run npns v0 reset
 	[ "$status" -eq 0 ]
-	[ ! -e "$STATE_DIR/v0.tentative" ]
+	[ ! -e "$(np_rec v0 tentative)" ]
 	sleep 4		# the watchdog wakes up: nothing of its change is left to revert
 	[ "$(veth_snapshot)" = "$BEFORE" ]
-	[ ! -e "$STATE_DIR/v0.pristine" ]
+	[ ! -e "$(np_rec v0 pristine)" ]
 }
 
 @test "--confirm: an expired deadline is reverted by the next change even without a watchdog; confirm then refuses" {
@@ -111,13 +111,13 @@ finish() {	# let it run on; its exit status in ST
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"too late"* ]]
 	[ "$(veth_snapshot)" = "$BEFORE" ]
-	[ ! -e "$STATE_DIR/v0.tentative" ]
+	[ ! -e "$(np_rec v0 tentative)" ]
 }
 
 @test "a second set --confirm returns to the state before the first" {
 	npns v0 set cpu --confirm 2
 	npns v0 set throughput --confirm 2
 	sleep 4
-	for ((i = 0; i < 50; i++)); do [ ! -e "$STATE_DIR/v0.tentative" ] && break; sleep 0.1; done
+	for ((i = 0; i < 50; i++)); do [ ! -e "$(np_rec v0 tentative)" ] && break; sleep 0.1; done
 	[ "$(veth_snapshot)" = "$BEFORE" ]
 }

@@ -48,10 +48,10 @@ now_is() { [ "$(veth_snapshot)" = "$1" ]; }
 after_kill() {
 	local at=$1
 	now_is "$BEFORE" || now_is "$TARGET" ||
-		[ -e "$STATE_DIR/v0.journal" ] || np_kill_fail "$at" "device mixed, no journal"
+		[ -e "$(np_rec v0 journal)" ] || np_kill_fail "$at" "device mixed, no journal"
 	npns v0 set throughput >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "the next set failed"
 	now_is "$TARGET" || np_kill_fail "$at" "the next set did not reach the target"
-	[ ! -e "$STATE_DIR/v0.tentative" ] || np_kill_fail "$at" "a stale tentative marker survived set"
+	[ ! -e "$(np_rec v0 tentative)" ] || np_kill_fail "$at" "a stale tentative marker survived set"
 	! ls -A "$STATE_DIR" | grep -q '\.tmp$' || np_kill_fail "$at" "temp file left"
 	npns v0 check >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "check fails"
 	npns v0 reset >/dev/null 2>"$NP_TMP/kill.err" || np_kill_fail "$at" "reset failed"

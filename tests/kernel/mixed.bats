@@ -18,7 +18,7 @@ state() { npns --json v0 show | jq -S 'del(.policy, .policy_cpus, .drift, .mixed
 	[ "$status" -eq 1 ]
 	[ "$output" = "netpolicy: v0: ntuple: mixed needs ntuple filters: driver veth has none" ]
 	[ "$(state)" = "$before" ]
-	[ ! -e "$STATE_DIR/v0.pristine" ] && [ ! -e "$STATE_DIR/v0.policy" ]
+	[ ! -e "$(np_rec v0 pristine)" ] && [ ! -e "$(np_rec v0 policy)" ]
 	# the same with --dry-run and --json: the one line, no document
 	run npns --json v0 set mixed --flow latency:tcp:6379 --dry-run
 	[ "$status" -eq 1 ]
@@ -29,11 +29,11 @@ state() { npns --json v0 show | jq -S 'del(.policy, .policy_cpus, .drift, .mixed
 @test "veth: a device in another policy stays in it when set mixed fails" {
 	npns v0 set throughput
 	before=$(state)
-	rec=$(cat "$STATE_DIR/v0.policy")
+	rec=$(cat "$(np_rec v0 policy)")
 	run npns v0 set mixed --flow latency:tcp:6379 --flow cpu:udp:53
 	[ "$status" -eq 1 ]
 	[ "$(state)" = "$before" ]
-	[ "$(cat "$STATE_DIR/v0.policy")" = "$rec" ]
+	[ "$(cat "$(np_rec v0 policy)")" = "$rec" ]
 	run npns v0 check
 	[ "$status" -eq 0 ]
 }

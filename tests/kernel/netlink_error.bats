@@ -46,7 +46,7 @@ sweep() {
 		1|3) [ "$(veth_snapshot)" = "$BEFORE" ] || fail_at "$at" "exit $RC but the device changed" ;;
 		*) fail_at "$at" "one failed request failed the rest" ;;
 		esac
-		[ ! -e "$STATE_DIR/v0.journal" ] || fail_at "$at" "journal left"
+		[ ! -e "$(np_rec v0 journal)" ] || fail_at "$at" "journal left"
 		npns v0 reset >/dev/null 2>"$NP_TMP/err" || fail_at "$at" "the next reset failed"
 		[ "$(veth_snapshot)" = "$BEFORE" ] || fail_at "$at" "reset did not restore the device"
 	done

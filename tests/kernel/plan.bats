@@ -27,7 +27,7 @@ teardown() { np_veth_teardown; }
 	cores=$(jq -r '.after' <<<"$(jq -c '.steps[] | select(.knob=="channels") | .changes[] | select(.what=="rx")' <<<"$output")")
 	[ "$cores" -ge 1 ] && [ "$cores" -le 8 ]
 	[ "$(veth_snapshot)" = "$BEFORE" ]
-	[ ! -e "$STATE_DIR/v0.pristine" ]
+	[ ! -e "$(np_rec v0 pristine)" ]
 }
 
 @test "text dry run prints one line per change and the notes" {

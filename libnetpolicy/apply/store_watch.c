@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What outlives one command in the state store (np_store.h): the key of the
+ * network namespace records are filed under, and a watch on the directory
+ * for the --confirm watchdog. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "np_store.h"
+
+int np_store_netns(struct np_ctx *ctx, unsigned long long *ret_dev, unsigned long long *ret_ino)
+{
+	struct stat sb;
+
+	/* the simulator has no namespaces; fixture roots have no /proc */
+	if (ctx->model || fstatat(ctx->rootfd, "proc/self/ns/net", &sb, 0) < 0)
+		return -ENOENT;
+	*ret_dev = (unsigned long long)sb.st_dev;
+	*ret_ino = (unsigned long long)sb.st_ino;
+	return 0;
+}
+
+int np_store_watch(struct np_store *s, int *ret_fd, struct np_error *err)
+{
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	if (fd < 0)
+		return np_err(err, -errno, NP_PHASE_APPLY, NULL, "inotify: %s", strerror(errno));
+	/* records are replaced by rename and removed by unlink */
+	if (inotify_add_watch(fd, s->ctx->state_dir, IN_CREATE | IN_DELETE | IN_MOVED_TO |
+			      IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return np_err(err, r, NP_PHASE_APPLY, NULL, "cannot watch %s: %s",
+			      s->ctx->state_dir, strerror(-r));
+	}
+	*ret_fd = fd;
+	return 0;
+}
