@@ -41,3 +41,19 @@ int np_store_watch(struct np_store *s, int *ret_fd, struct np_error *err)
 	*ret_fd = fd;
 	return 0;
 }
+
+int np_store_lock_id(struct np_store *s, unsigned long long ret[2])
+{
+	char name[NP_STORE_STEM_MAX + 8];
+	struct stat st;
+
+	ret[0] = ret[1] = 0;
+	snprintf(name, sizeof(name), "%s.lock", s->stem);
+	if (s->lockfd >= 0 && fstat(s->lockfd, &st) < 0)
+		return -errno;
+	if (s->lockfd < 0 && (s->dirfd < 0 || fstatat(s->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0))
+		return -ENOENT;
+	ret[0] = (unsigned long long)st.st_dev;
+	ret[1] = (unsigned long long)st.st_ino;
+	return 0;
+}
