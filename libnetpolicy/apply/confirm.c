@@ -50,26 +50,22 @@ out:
 	return r;
 }
 
+/*
+ * Revert the tentative apply `token` when its marker still names it.  No
+ * marker: confirmed, reset or superseded, nothing to do; unless the caller
+ * holds a copy (the watchdog, h) and the lock file is no longer the one the
+ * copy was taken under: the state directory was emptied, the change is
+ * still unconfirmed, and the copy reverts it.
+ */
+struct np_revert_hold;
+static int revert_pending(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+			  const struct np_revert_hold *h, struct np_apply_result *res,
+			  struct np_error *err);
+
 int np_revert_tentative(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 			struct np_apply_result *res, struct np_error *err)
 {
-	struct np_tentative t;
-	struct np_engine e;
-	int r;
-
-	r = np_engine_begin(&e, ctx, ifname, res, false, err);
-	if (r >= 0) {
-		r = np_store_tentative_load(&e.store, &t, err);
-		if (r == -ENOENT) {
-			r = 0;		/* confirmed, reset or superseded: nothing to do */
-		} else if (r >= 0) {
-			if (t.token == token)
-				r = np_tentative_revert(&e, &t, err);
-			np_tentative_release(&t);
-		}
-	}
-	np_engine_stop(&e);
-	return r;
+	return revert_pending(ctx, ifname, token, NULL, res, err);
 }
 
 /*
@@ -165,8 +161,9 @@ bool np_revert_hold_orphaned(struct np_ctx *ctx, const char *ifname,
 	return now[0] != h->lock_id[0] || now[1] != h->lock_id[1];
 }
 
-int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_revert_hold *h,
-		   struct np_apply_result *res, struct np_error *err)
+static int revert_pending(struct np_ctx *ctx, const char *ifname, unsigned long long token,
+			  const struct np_revert_hold *h, struct np_apply_result *res,
+			  struct np_error *err)
 {
 	unsigned long long now[2] = { 0, 0 };
 	struct np_tentative t;
@@ -177,16 +174,14 @@ int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_rever
 	if (r >= 0) {
 		r = np_store_tentative_load(&e.store, &t, err);
 		if (r >= 0) {
-			if (t.token == h->t.token)
+			if (t.token == token)
 				r = np_tentative_revert(&e, &t, err);
 			np_tentative_release(&t);
 		} else if (r == -ENOENT) {
 			r = 0;
-			np_store_lock_id(&e.store, now);
-			/* confirmed, reset or superseded under the same lock
-			 * file: nothing to do; gone with the whole directory:
-			 * still unconfirmed, reverted from the copy */
-			if (now[0] != h->lock_id[0] || now[1] != h->lock_id[1]) {
+			if (h)
+				np_store_lock_id(&e.store, now);
+			if (h && (now[0] != h->lock_id[0] || now[1] != h->lock_id[1])) {
 				np_log(ctx, NP_LOG_WARNING, "%s: the deadline of a 'set --confirm' "
 				       "passed and the state directory %s lost its records; reverting "
 				       "the change from the watchdog's copy", ifname, ctx->state_dir);
@@ -196,6 +191,12 @@ int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_rever
 	}
 	np_engine_stop(&e);
 	return r;
+}
+
+int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_revert_hold *h,
+		   struct np_apply_result *res, struct np_error *err)
+{
+	return revert_pending(ctx, ifname, h->t.token, h, res, err);
 }
 
 /* Whether the tentative apply `token` may still come to its deadline: its
