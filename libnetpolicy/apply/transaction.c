@@ -326,8 +326,13 @@ static int load_pristine(struct np_store *s, void *ud, struct np_error *err)
 	int r = np_store_pristine_load(s, &p->state, &p->id, err);
 
 	/* a record it cannot read is refused, as reset refuses it */
-	if (r >= 0)
+	if (r >= 0) {
 		r = policy_current(s, &p->rec, &p->has_rec, err);
+		if (r < 0) {
+			np_state_free(p->state);
+			p->state = NULL;
+		}
+	}
 	return r < 0 ? r : 1;
 }
 
