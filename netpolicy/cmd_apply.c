@@ -302,7 +302,7 @@ int cmd_reset(struct cli *c)
 
 void cli_note_pending(struct cli *c, struct json_object *obj)
 {
-	struct np_pending p;
+	struct np_pending p = { .sz = sizeof(p) };
 	CLI_ERROR(err);
 	long long now = (long long)time(NULL);
 

@@ -114,7 +114,7 @@ static void log_to_syslog(void *userdata, enum np_log_level level, const char *m
 
 unsigned long long cli_pending_token(struct cli *c)
 {
-	struct np_pending p;
+	struct np_pending p = { .sz = sizeof(p) };
 	CLI_ERROR(err);
 
 	np_error_clear(err);

@@ -77,7 +77,7 @@ out:
 
 int cmd_set(struct cli *c)
 {
-	struct np_plan_opts opts = { .cpus = c->cpus };
+	NP_PLAN_OPTS(opts, .cpus = c->cpus);
 	const struct np_policy *policy;
 	CLI_ERROR(err);
 
@@ -97,7 +97,7 @@ int cmd_check(struct cli *c)
 {
 	const char *text;
 	const struct np_policy *policy;
-	struct np_plan_opts opts = { .cpus = c->cpus };
+	NP_PLAN_OPTS(opts, .cpus = c->cpus);
 	const char *flows[CLI_FLOWS_MAX];
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;

@@ -231,7 +231,7 @@ int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_rever
  * is written at its commit, after its watchdog started). */
 static bool still_pending(struct np_ctx *ctx, const char *ifname, unsigned long long token)
 {
-	struct np_pending p;
+	struct np_pending p = { .sz = sizeof(p) };
 	struct np_error ignored;
 
 	np_error_clear(&ignored);
@@ -293,6 +293,14 @@ static int load_pending(struct np_store *s, void *ud, struct np_error *err)
 int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
 		     struct np_error *err)
 {
-	memset(ret, 0, sizeof(*ret));
-	return np_store_peek(ctx, ifname, load_pending, ret, err);
+	struct np_pending p = { .sz = sizeof(p) };
+	int r;
+
+	if (ret->sz < sizeof(ret->sz))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "struct np_pending with sz %zu: set it to its size", ret->sz);
+	r = np_store_peek(ctx, ifname, load_pending, &p, err);
+	if (r >= 0)
+		np_sized_out(ret, &p, sizeof(p));
+	return r;
 }

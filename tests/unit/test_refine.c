@@ -16,7 +16,7 @@
 int main(void)
 {
 	struct shape before = { .cpus = 16, .queues = 16, .max_queues = 16, .irqs = 4 };
-	struct np_plan_opts opts = { .cpus = "0-3" };
+	NP_PLAN_OPTS(opts, .cpus = "0-3");
 	struct np_state *st = NULL, *now = NULL;
 	struct np_plan *plan = NULL, *refined = NULL, *direct = NULL;
 	const struct np_policy *policy;
