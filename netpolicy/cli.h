@@ -28,6 +28,13 @@ enum {
 				 * cannot be written: refused, nothing was changed */
 };
 
+/* The exit code (exit_code.c, the one place that decides them): of a
+ * failed call (its error's phase), of an apply, reset or recovery (r, its
+ * result and error), of `confirm`. */
+int cli_exit_of_error(const struct np_error *err);
+int cli_exit_of_apply(int r, const struct np_apply_result *res, const struct np_error *err);
+int cli_exit_of_confirm(int r, const struct np_apply_result *res, const struct np_error *err);
+
 /* The version of the JSON documents' contract (netpolicy-json(7)): raised
  * when a member changes meaning or type or goes away, not when one is added. */
 #define NP_JSON_SCHEMA 1

@@ -516,6 +516,14 @@ NP_EXPORT void np_plan_free(struct np_plan *plan);
  */
 NP_EXPORT size_t np_plan_n_steps(const struct np_plan *plan);
 /**
+ * np_plan_changes() - whether a plan has a step of one knob
+ * @plan: the plan
+ * @knob: the knob's name as the JSON names it ("irq-affinity", "channels")
+ *
+ * Return: true when a step of the plan writes @knob.
+ */
+NP_EXPORT bool np_plan_changes(const struct np_plan *plan, const char *knob);
+/**
  * np_plan_to_json() - a plan as JSON (netpolicy-json(7))
  * @plan: the plan
  * @ret: set to a new json object the caller puts
