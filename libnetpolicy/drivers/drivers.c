@@ -334,13 +334,16 @@ static const struct np_driver drivers[] = {
 	 * moderation.  gve_set_channels(): separate rx/tx only (a combined
 	 * count that changes: -EINVAL), both at least 1, equal and at most half
 	 * the maximum while XDP is loaded.  gve_main.c gve_alloc_notify_blocks():
-	 * "gve-ntfy-blk<n>@pci:<BDF>", allocated once at probe, so a channel
-	 * change keeps them. */
+	 * "gve-ntfy-blk<n>@pci:<BDF>" (6.3; 6.1 has "<name>-ntfy-block.<n>"),
+	 * allocated once at probe, so a channel change keeps them.  Block n is
+	 * not queue n: gve.h gve_tx_idx_to_ntfy() gives Tx queue q block q and
+	 * gve_rx_idx_to_ntfy() gives Rx queue q block num_ntfy_blks / 2 + q. */
 	{
 		.name = "gve", .ethtool_file = "drivers/net/ethernet/google/gve/gve_ethtool.c",
 		.ranges = N(gve_ranges),
 		.chan_affinity = NP_CHAN_KEEPS,
-		.irq_names = "gve-ntfy-blk<n>@pci:<BDF>", .irq_naming = NP_IRQN_PCI,
+		.irq_names = "gve-ntfy-blk<n>@pci:<BDF>: blocks 0..N/2-1 Tx queues, N/2.. Rx",
+		.irq_naming = NP_IRQN_BLOCKS,
 	},
 	/* drivers/net/ethernet/intel/iavf/iavf_main.c iavf_request_traffic_irqs():
 	 * "iavf-<ifname>-TxRx-<n>". */

@@ -42,6 +42,8 @@ enum np_irq_naming {
 	NP_IRQN_DRIVER_IFNAME,	/* "<driver>-<ifname>-TxRx-<n>", "<driver>-<BDF>:misc" */
 	NP_IRQN_PCI,		/* "<name><n>@pci:<BDF>" */
 	NP_IRQN_VIRTIO,		/* "virtio<N>-input.<q>", "virtio<N>-output.<q>" */
+	NP_IRQN_BLOCKS,		/* notification blocks "gve-ntfy-blk<n>@pci:<BDF>": the
+				 * first half Tx queues, the second half Rx (gve) */
 	NP_IRQN_NONE,		/* no IRQs of its own */
 };
 
