@@ -57,7 +57,7 @@ int np_try_begin(struct np_ctx *ctx, const char *ifname, struct np_try **ret, st
 		r = np_store_tentative_load(&t->e.store, &pending, err);
 		if (r >= 0) {
 			np_tentative_release(&pending);
-			r = np_err(err, -EBUSY, NP_PHASE_INPUT, NULL, "a --confirm is pending: confirm "
+			r = np_err(err, -EBUSY, NP_PHASE_NONE, NULL, "a --confirm is pending: confirm "
 				   "it or let it expire before trying policies");
 		} else if (r == -ENOENT) {
 			r = 0;
@@ -132,9 +132,8 @@ static int restore(struct np_try *t, struct np_error *err)
 	return r;
 }
 
-/* The target of a condition: the baseline, or the policy planned from it
- * (so what each policy leaves alone is the baseline's, whatever condition
- * came before). */
+/* The policy's plan, refused for the mixed policy: the run's journal names
+ * no rules it may insert. */
 static int condition_plan(struct np_try *t, const struct np_policy *policy,
 			  const struct np_plan_opts *opts, struct np_plan **ret,
 			  struct np_error *err)
@@ -142,12 +141,10 @@ static int condition_plan(struct np_try *t, const struct np_policy *policy,
 	struct np_plan *plan = NULL;
 	int r;
 
-	r = np_plan_compute(t->ctx, policy, opts, t->baseline, &plan, err);
-	if (r >= 0 && plan->mixed) {
-		/* the journal of the run names no rules it may insert */
+	r = np_plan_compute(t->ctx, policy, opts, t->cur, &plan, err);
+	if (r >= 0 && plan->mixed)
 		r = np_err(err, -EOPNOTSUPP, NP_PHASE_INPUT, NULL, "the mixed policy cannot be "
 			   "tried: its rules are not journaled for a run of conditions");
-	}
 	if (r < 0) {
 		np_plan_free(plan);
 		return r;
@@ -156,11 +153,47 @@ static int condition_plan(struct np_try *t, const struct np_policy *policy,
 	return 0;
 }
 
+/* Converge from a fresh read to goal (the plan's target when plan is
+ * given: refined after a queue change, as an apply does) and verify. */
+static int converge(struct np_try *t, const struct np_state *goal, struct np_plan *plan,
+		    struct np_error *err)
+{
+	struct np_state *before = NULL;
+	int r;
+
+	np_engine_answers_free(&t->e);
+	r = np_engine_read(&t->e, &t->cur, NP_PHASE_APPLY, err);
+	if (r >= 0 && np_state_dup(t->cur, &before) < 0)
+		r = np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
+	t->e.before = before;
+	t->e.plan = plan;
+	t->e.policy = plan ? plan->policy : NULL;
+	if (r >= 0)
+		r = np_engine_converge(&t->e, &t->cur, goal, NP_PHASE_APPLY, err);
+	if (r >= 0)
+		r = np_engine_verify(&t->e, &t->cur, before,
+				     t->e.refined ? t->e.refined->target : goal, NP_PHASE_VERIFY,
+				     err);
+	np_plan_free(t->e.refined);
+	t->e.refined = NULL;
+	t->e.before = NULL;
+	t->e.plan = NULL;
+	t->e.policy = NULL;
+	np_state_free(before);
+	return r;
+}
+
+/*
+ * A policy's condition is reached the way `set` reaches it from the
+ * baseline: the device goes back to the baseline first (no writes when it
+ * is there), then the policy is planned from that reading and applied.  A
+ * plan made from the baseline but applied from another condition's state
+ * would meet what that condition's queue change made (a refinement planned
+ * from the wrong start).
+ */
 int np_try_apply(struct np_try *t, const struct np_policy *policy,
 		 const struct np_plan_opts *opts, struct np_apply_result *res, struct np_error *err)
 {
-	const struct np_state *goal = t->baseline;
-	struct np_state *before = NULL;
 	struct np_plan *plan = NULL;
 	int r;
 
@@ -168,42 +201,22 @@ int np_try_apply(struct np_try *t, const struct np_policy *policy,
 	if (t->ended || !t->e.journal)
 		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "the run has ended");
 	t->e.res = res;
-	np_engine_answers_free(&t->e);
-	r = policy ? condition_plan(t, policy, opts, &plan, err) : 0;
-	if (plan) {
-		goal = plan->target;
-		t->e.plan = plan;
-		t->e.policy = policy;
+	r = converge(t, t->baseline, NULL, err);
+	if (r >= 0 && policy) {
+		r = condition_plan(t, policy, opts, &plan, err);
+		if (r >= 0)
+			r = converge(t, plan->target, plan, err);
 	}
-	if (r >= 0)
-		r = np_engine_read(&t->e, &t->cur, NP_PHASE_APPLY, err);
-	if (r >= 0 && np_state_dup(t->cur, &before) < 0)
-		r = np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
-	t->e.before = before;
-	if (r >= 0)
-		r = np_engine_converge(&t->e, &t->cur, goal, NP_PHASE_APPLY, err);
-	if (r >= 0)
-		r = np_engine_verify(&t->e, &t->cur, before,
-				     t->e.refined ? t->e.refined->target : goal, NP_PHASE_VERIFY,
-				     err);
 	if (r >= 0)
 		r = wait_link(t, err);
 	if (r == -EINTR)
 		res->interrupted = true;
-	if (r < 0 && !plan && !before) {
-		/* planned nothing, wrote nothing */
-	} else if (r < 0) {
+	if (r < 0 && res->n_writes) {
 		res->rolled_back = true;
 		restore(t, NULL);
 	}
 	res->changed = r >= 0 && res->n_writes > 0;
-	np_plan_free(t->e.refined);
-	t->e.refined = NULL;
-	t->e.before = NULL;
-	t->e.plan = NULL;
-	t->e.policy = NULL;
 	t->e.res = &t->res;
-	np_state_free(before);
 	np_plan_free(plan);
 	return r;
 }
