@@ -7,9 +7,10 @@
 
 /* the most rounds of one condition (--rounds) */
 #define TRY_STATS_MAX 100
-/* exact U distribution up to this many samples a side (its table: U <= n*n) */
+/* exact rank-sum distribution up to this many samples a side (its table:
+ * doubled rank sums of up to 2N ranks) */
 #define TRY_EXACT_N 12
-#define TRY_EXACT_U (TRY_EXACT_N * TRY_EXACT_N)
+#define TRY_EXACT_SUM (2 * TRY_EXACT_N * (2 * TRY_EXACT_N + 1))
 
 /* The median of v[0..n) (NAN for none). */
 double try_median(const double *v, size_t n);

@@ -2,7 +2,8 @@
 /*
  * try's significance rule on synthetic samples (netpolicy/try_stats.c):
  * the Mann-Whitney U test's p-value against values worked out by hand
- * (two separated groups of five: U = 0, p = 2 / C(10,5) = 2/252), groups
+ * (two separated groups of five: U = 0, p = 2 / C(10,5) = 2/252, also
+ * when each group's values are all equal), groups
  * that interleave, equal values, three against three (which can never be
  * significant: the smallest p is 2/20), ties and large groups through the
  * normal approximation, and medians.
@@ -33,6 +34,16 @@ int main(void)
 	p = try_mann_whitney(three_lo, 3, three_hi, 3, NULL);
 	ok(fabs(p - 0.1) < 1e-12, "three below three: p 0.1, never below 0.05 (%g)", p);
 	ok(isnan(try_mann_whitney(lo, 0, hi, 5, NULL)), "an empty side: no test");
+	{
+		const double eights[] = { 8, 8, 8 }, ones[] = { 1, 1, 1 };
+		const double e5[] = { 8, 8, 8, 8, 8 }, o5[] = { 1, 1, 1, 1, 1 };
+
+		p = try_mann_whitney(ones, 3, eights, 3, NULL);
+		ok(fabs(p - 0.1) < 1e-12, "three tied below three tied: exact p 0.1, not the "
+		   "normal approximation's 0.047 (%g)", p);
+		p = try_mann_whitney(o5, 5, e5, 5, NULL);
+		ok(fabs(p - 2.0 / 252) < 1e-12, "five tied below five tied: 2/252 (%g)", p);
+	}
 
 	/* 40 against 40, shifted by 1 with every value tied once: normal
 	 * approximation; and the same groups against themselves */
