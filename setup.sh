@@ -12,7 +12,7 @@ mode=${1:-}
 # Only missing packages are installed: apt-get install of an installed
 # package would upgrade it, which is not ours to do.
 packages=(build-essential autoconf automake libtool pkg-config libmnl-dev libnl-3-dev
-	libnl-route-3-dev libjson-c-dev bats bash-completion ethtool iproute2 strace jq time util-linux
+	libnl-route-3-dev libjson-c-dev bats bash-completion ethtool iproute2 strace jq time util-linux iperf3
 	systemd ansible-core python3)
 lab_packages=(qemu-system-x86 kmod cpio busybox-static xz-utils zstd)
 

@@ -24,7 +24,9 @@ enum {
 	NP_EXIT_UNRECORDED = 6,
 	NP_EXIT_BUSY = 7,	/* --wait expired: another netpolicy holds the device */
 	NP_EXIT_PARTIAL = 8,	/* plan: some devices changed, others failed */
-	NP_EXIT_STATE = 9,	/* an interrupted run's journal in a state directory that
+	NP_EXIT_STATE = 9,
+	NP_EXIT_COMMAND = 10,	/* try: the workload failed (or timed out) under a
+				 * condition; the device is back at its baseline */	/* an interrupted run's journal in a state directory that
 				 * cannot be written: refused, nothing was changed */
 };
 
@@ -63,6 +65,13 @@ struct cli {
 	/* plan: the per-device JSON documents set would print are appended to
 	 * this array instead, to be printed as one document */
 	struct json_object *json_out;
+	/* try: its options, and the COMMAND after "--" */
+	int try_rounds;
+	double try_settle, try_timeout;
+	const char *try_metric, *try_keep, *try_log;
+	bool try_lower;
+	int cmd_argc;
+	char **cmd_argv;
 	bool changed;		/* a device was changed (for the exit status of output errors) */
 	bool out_failed;	/* a document could not be built (memory ran out): not printed */
 	int out_errno;		/* why writing the JSON document failed, 0: it did not */
@@ -130,6 +139,7 @@ int cmd_policies(struct cli *c);
 int cmd_watch(struct cli *c);
 int cmd_exec(struct cli *c);
 int cmd_plan(struct cli *c);
+int cmd_try(struct cli *c);
 /* plan with no configuration file: the default policy, dry run only */
 #define NP_DEFAULT_POLICY "throughput"
 int cli_plan_default(struct cli *c, const char *only, const char *config_path);

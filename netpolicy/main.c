@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "try_stats.h"
 /* --root and the step hook are for tests, not API: only the test build
  * (tests/netpolicy-test, -DNP_TEST_HOOKS) has them */
 #include "np_test_hooks.h"
@@ -39,12 +40,14 @@ static const struct command commands[] = {
 	{ "plan", false, cmd_plan, "[DEVICE]", "bring every configured device to its policy", false, true },
 	{ "exec", true, cmd_exec, "CLASS -- CMD [ARG...]", "run CMD on the CPUs of CLASS of DEVICE (mixed policy)", false, false },
 	{ "policies", false, cmd_policies, "", "each policy, what it sets and why", false, false },
+	{ "try", true, cmd_try, "[POLICY...] -- COMMAND [ARG...]", "run COMMAND under each policy in rounds; say which helps", false, true },
 	{ "watch", false, cmd_watch, "[DEVICE...]", "apply a policy again when its device loses it", false, true },
 };
 
 enum {
 	OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
 	OPT_POLICY_DIR, OPT_WAIT, OPT_STRICT, OPT_IRQBALANCE_BAN, OPT_FLOW, OPT_DEFAULT, OPT_WEIGHT,
+	OPT_ROUNDS, OPT_SETTLE, OPT_TIMEOUT, OPT_METRIC, OPT_LOWER, OPT_KEEP, OPT_LOG,
 };
 
 struct cli_option {
@@ -68,7 +71,7 @@ static const struct cli_option options[] = {
 #endif
 	{ "policy-dir", OPT_POLICY_DIR, "DIR", NULL, "custom policies (default " NP_POLICY_DIR ")" },
 	{ "wait", OPT_WAIT, "SECS", NULL, "wait at most SECS for a device another netpolicy holds (exit 7)" },
-	{ "dry-run", 'n', NULL, "set reset plan", "print the plan, change nothing" },
+	{ "dry-run", 'n', NULL, "set reset plan try", "print the plan, change nothing" },
 	{ "cpus", OPT_CPUS, "LIST", "set check", "CPUs the policy may use (default: online, not isolated)" },
 	{ "confirm", OPT_CONFIRM, "SECS", "set", "roll back after SECS unless 'DEVICE confirm' comes first" },
 	{ "flow", OPT_FLOW, "CLASS:SPEC", "set",
@@ -80,6 +83,14 @@ static const struct cli_option options[] = {
 	{ "config", OPT_CONFIG, "FILE", "plan", "the devices and their policies (default " NP_CONFIG_PATH ")" },
 	{ "irqbalance-ban", OPT_IRQBALANCE_BAN, NULL, "set plan",
 	  "ask a running irqbalance to leave the device's queue IRQs alone" },
+	{ "rounds", OPT_ROUNDS, "N", "try", "runs of COMMAND under each condition (default 5)" },
+	{ "settle", OPT_SETTLE, "SECS", "try", "wait SECS after each change before COMMAND (default 1)" },
+	{ "timeout", OPT_TIMEOUT, "SECS", "try", "stop a run of COMMAND after SECS, 0 never (default 600)" },
+	{ "metric", OPT_METRIC, "REGEX", "try",
+	  "the measure: REGEX's group in COMMAND's output (default: wall time)" },
+	{ "lower-is-better", OPT_LOWER, NULL, "try", "a lower metric is better (latency)" },
+	{ "keep", OPT_KEEP, "best|none", "try", "best: apply the significant winner as set does" },
+	{ "log", OPT_LOG, "DIR", "try", "keep each run's output in DIR/ROUND-CONDITION.log" },
 	{ "help", 'h', NULL, NULL, "this text" },
 	{ "version", OPT_VERSION, NULL, NULL, "print the version" },
 };
@@ -132,7 +143,7 @@ static void usage(FILE *out)
 	      "check, 6 changed but a record or the output could not be written, 7 device busy\n"
 	      "(--wait expired), 8 plan changed some devices and failed on others, 9 an\n"
 	      "interrupted run's journal in a state directory that cannot be written (nothing\n"
-	      "changed).\n"
+	      "changed), 10 try's COMMAND failed (the device is back at its baseline).\n"
 	      "See netpolicy(8).\n", out);
 }
 
@@ -236,8 +247,9 @@ int main(int argc, char **argv)
 	int sig;
 	const struct command *cmd;
 	CLI_ERROR(err);
-	struct cli c = { .wait = -1 };
+	struct cli c = { .wait = -1, .try_rounds = 5, .try_settle = 1, .try_timeout = 600 };
 	char **words;
+	int n_after = -1;	/* words after "--" (try's COMMAND), -1: no "--" */
 	unsigned long long pending = 0;
 	int nwords, opt, r;
 
@@ -257,6 +269,10 @@ int main(int argc, char **argv)
 				shortopts[++n] = ':';
 		}
 	}
+	/* getopt keeps what follows "--" in place, at the end */
+	for (int i = 1; i < argc && n_after < 0; i++)
+		if (!strcmp(argv[i], "--"))
+			n_after = argc - i - 1;
 	/* our own one-line messages, not getopt's as well */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -311,6 +327,28 @@ int main(int argc, char **argv)
 				return cli_usage_error("--wait: '%s' is not a number of seconds (0-86400)",
 						       optarg);
 			break;
+		case OPT_ROUNDS:
+			c.try_rounds = parse_seconds(optarg, 1, TRY_STATS_MAX);
+			if (c.try_rounds < 0)
+				return cli_usage_error("--rounds: '%s' is not a number of rounds (1-%d)",
+						       optarg, TRY_STATS_MAX);
+			break;
+		case OPT_SETTLE:
+			c.try_settle = parse_seconds(optarg, 0, 3600);
+			if (c.try_settle < 0)
+				return cli_usage_error("--settle: '%s' is not a number of seconds (0-3600)",
+						       optarg);
+			break;
+		case OPT_TIMEOUT:
+			c.try_timeout = parse_seconds(optarg, 0, 86400);
+			if (c.try_timeout < 0)
+				return cli_usage_error("--timeout: '%s' is not a number of seconds (0-86400)",
+						       optarg);
+			break;
+		case OPT_METRIC: c.try_metric = optarg; break;
+		case OPT_LOWER: c.try_lower = true; break;
+		case OPT_KEEP: c.try_keep = optarg; break;
+		case OPT_LOG: c.try_log = optarg; break;
 		case OPT_VERSION:
 			printf("netpolicy %s\n", PACKAGE_VERSION);
 			return output_status(NP_EXIT_OK, false, 0);
@@ -344,6 +382,11 @@ int main(int argc, char **argv)
 	if (cmd->device && !c.device && strcmp(cmd->name, "show"))
 		return cli_usage_error("%s: which device? ('netpolicy DEVICE %s ...')", cmd->name,
 				       cmd->name);
+	if (cmd->run == cmd_try && n_after >= 0 && n_after <= nwords) {
+		c.cmd_argc = n_after;
+		c.cmd_argv = words + nwords - n_after;
+		nwords -= n_after;
+	}
 	c.argc = nwords;
 	c.argv = words;
 	/* Options that belong to some commands only: refused elsewhere rather

@@ -54,6 +54,9 @@ void np_rtnl_close(struct nl_sock *sk);
 int np_rtnl_read(struct nl_sock *sk, const char *ifname, struct np_dev *dev,
 		 struct np_error *err);
 /* Interfaces with a /sys/class/net/IF/device link or a real driver (not lo). */
+/* The link's stats64 counters and whether it is up. */
+int np_rtnl_stats(struct nl_sock *sk, const char *ifname, struct np_link_stats *ret,
+		  struct np_error *err);
 int np_rtnl_list(struct nl_sock *sk, char ***ret, size_t *ret_n, struct np_error *err);
 
 /* sysfs.c: per-device and per-queue files below rootfd. */
