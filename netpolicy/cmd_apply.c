@@ -69,15 +69,11 @@ static void print_warnings(struct cli *c, struct json_object *plan_json)
 	}
 }
 
-int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
-		     const struct np_apply_result *res, const struct np_error *err)
+/* On stderr: an earlier run rolled back first, and one line for a
+ * failure: what failed, where, and what became of the device. */
+static void report_failure(const struct cli *c, int r, const struct np_apply_result *res,
+			   const struct np_error *err)
 {
-	int rc = cli_exit_of_apply(r, res, err);
-
-	print_warnings(c, plan_json);
-
-	if (np_apply_result_changed(res))
-		c->changed = true;
 	if (np_apply_result_recovered(res) && !c->quiet)
 		fprintf(stderr, "netpolicy: %s: rolled back an interrupted earlier run first\n",
 			c->device);
@@ -128,6 +124,18 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 			fprintf(stderr, "netpolicy: %s: %s%s%s%s\n", c->device, step, buf,
 				outcome ? "; " : "", outcome ? outcome : "");
 	}
+}
+
+int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
+		     const struct np_apply_result *res, const struct np_error *err)
+{
+	int rc = cli_exit_of_apply(r, res, err);
+
+	print_warnings(c, plan_json);
+
+	if (np_apply_result_changed(res))
+		c->changed = true;
+	report_failure(c, r, res, err);
 	if (c->json) {
 		cli_jadd(c, plan_json, "dry_run", json_object_new_boolean(0));
 		cli_jadd(c, plan_json, "changed",
