@@ -205,6 +205,12 @@ static const struct np_coal_range gve_ranges[] = {
  * efx_mcdi_filter_insert(): a slot of a hash table, probed on collision),
  * and a filter of equal match is replaced (replace_equal true).  A VLAN id
  * with m_ext.vlan_tci 0xfff (EFX_FILTER_MATCH_OUTER_VID).
+ * Masks: ice_set_fdir_ip4_seg() / ice_set_fdir_ip6_seg() take an address
+ * or port mask only all ones or zero (-EOPNOTSUPP otherwise); sfc's
+ * efx_ethtool_set_class_rule() the same (-EINVAL).
+ * bnxt_en: 6.1's bnxt_set_rxnfc() takes only ETHTOOL_SRXFH (rule inserts
+ * -EOPNOTSUPP); mainline bnxt_add_ntuple_cls_rule() takes TCP and UDP over
+ * IPv4 and IPv6 only (no SCTP, no user flows).
  * e1000e (drivers/net/ethernet/intel/e1000e/ethtool.c) and veth
  * (drivers/net/veth.c) have no set_rxnfc: no ntuple filters. */
 #define IP_TYPES (NP_FLOW_BIT(TCP_V4_FLOW) | NP_FLOW_BIT(UDP_V4_FLOW) | \
@@ -274,6 +280,7 @@ static const struct np_driver drivers[] = {
 		.ranges = N(ice_ranges),
 		.irq_names = "ice-<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_DRIVER_IFNAME,
 		.ntuple_file = ICE_NTUPLE, .no_rss_ctx = true, .perqueue_coalesce = true,
+		.ntuple_partial_mask = -EOPNOTSUPP,
 		.ntuple_types = IP_TYPES | NP_FLOW_BIT(SCTP_V4_FLOW) | NP_FLOW_BIT(SCTP_V6_FLOW),
 	},
 	{
@@ -291,6 +298,7 @@ static const struct np_driver drivers[] = {
 		.name = "sfc", .ethtool_file = SFC_NTUPLE,
 		.irq_names = "<ifname>-<n>", .irq_naming = NP_IRQN_IFNAME,
 		.ntuple_file = SFC_NTUPLE, .ntuple_loc_any = true, .ntuple_vlan = true,
+		.ntuple_partial_mask = -EINVAL,
 		.ntuple_types = IP_TYPES | NP_FLOW_BIT(ETHER_FLOW),
 	},
 	/* drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_set_coalesce():
@@ -308,6 +316,9 @@ static const struct np_driver drivers[] = {
 	{
 		.name = "bnxt_en", .ethtool_file = "drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c",
 		.adaptive_off_alone = true,
+		.ntuple_file = "drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c",
+		.ntuple_types = NP_FLOW_BIT(TCP_V4_FLOW) | NP_FLOW_BIT(UDP_V4_FLOW) |
+				NP_FLOW_BIT(TCP_V6_FLOW) | NP_FLOW_BIT(UDP_V6_FLOW),
 		.chan_affinity = NP_CHAN_RESETS,
 		.irq_names = "<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_IFNAME,
 	},
@@ -402,152 +413,4 @@ const struct np_driver *np_driver_table(size_t *n)
 {
 	*n = sizeof(drivers) / sizeof(drivers[0]);
 	return drivers;
-}
-
-bool np_driver_paired(const struct np_dev *dev)
-{
-	bool queue_irq = false;
-
-	for (unsigned i = 0; i < dev->n_irq; i++) {
-		if (dev->irq[i].kind == NP_IRQ_TXRX && dev->irq[i].queue >= 0)
-			return true;
-		if (dev->irq[i].queue >= 0)
-			queue_irq = true;
-	}
-	return !queue_irq && !dev->channels.err && dev->channels.combined > 0;
-}
-
-const struct np_coal_special *np_driver_coal_special(const struct np_driver *drv,
-						     enum np_coal_field f, uint32_t v)
-{
-	for (size_t i = 0; drv && i < drv->n_specials; i++)
-		if (drv->specials[i].field == f && drv->specials[i].value == v)
-			return &drv->specials[i];
-	return NULL;
-}
-
-static const struct np_coal_range *range_of(const struct np_driver *drv, enum np_coal_field f)
-{
-	for (size_t i = 0; drv && i < drv->n_ranges; i++)
-		if (drv->ranges[i].field == f)
-			return &drv->ranges[i];
-	return NULL;
-}
-
-static bool takes(const struct np_driver *drv, enum np_coal_field f, uint32_t v)
-{
-	const struct np_coal_range *r = range_of(drv, f);
-
-	return !r || (v >= r->min && v <= r->max) || np_driver_coal_special(drv, f, v);
-}
-
-uint32_t np_driver_coal_nearest(const struct np_driver *drv, enum np_coal_field f, uint32_t v)
-{
-	const struct np_coal_range *r = range_of(drv, f);
-	uint32_t best = v, dist = UINT32_MAX;
-
-	if (takes(drv, f, v))
-		return v;
-	/* the range's ends, and every special value of the field that is a
-	 * fixed delay (a mode would change more than the delay) */
-	if (v < r->min)
-		best = r->min, dist = r->min - v;
-	else
-		best = r->max, dist = v - r->max;
-	for (size_t i = 0; i < drv->n_specials; i++) {
-		const struct np_coal_special *s = &drv->specials[i];
-		uint32_t d = s->value > v ? s->value - v : v - s->value;
-
-		if (s->field == f && s->mode == NP_COAL_MODE_OFF && d < dist)
-			best = s->value, dist = d;
-	}
-	return best;
-}
-
-/* The frame count of each direction against its delay (frames_need_usecs,
- * frames_follow_usecs), after the ranges. */
-static int frames_check(const struct np_driver *drv, const struct np_coalesce *want,
-			uint32_t fields, char *why, size_t len)
-{
-	static const enum np_coal_field pairs[][2] = {
-		{ NP_COAL_RX_USECS, NP_COAL_RX_FRAMES },
-		{ NP_COAL_TX_USECS, NP_COAL_TX_FRAMES },
-	};
-
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		enum np_coal_field u = pairs[i][0], fr = pairs[i][1];
-		uint32_t usecs = want->val[u], frames = want->val[fr];
-
-		if (!(fields & (NP_COAL_BIT(u) | NP_COAL_BIT(fr))))
-			continue;
-		if (drv->frames_need_usecs && frames > 1 && !usecs) {
-			snprintf(why, len, "%s %u without %s: %s counts frames only with a delay",
-				 np_coal_field_name(fr), frames, np_coal_field_name(u), drv->name);
-			return -EINVAL;
-		}
-		if (drv->frames_follow_usecs && frames != !usecs) {
-			snprintf(why, len, "%s %u with %s %u: %s counts no frames (%u with it)",
-				 np_coal_field_name(fr), frames, np_coal_field_name(u), usecs,
-				 drv->name, !usecs);
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
-}
-
-int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
-			 const struct np_coalesce *want, uint32_t fields, char *why, size_t len)
-{
-	if (!drv)
-		return 0;
-	for (int f = 0; f < NP_COAL__COUNT; f++) {
-		const struct np_coal_range *r = range_of(drv, f);
-		bool refused = drv->paired_refuses_change ? want->val[f] != dev->coalesce.val[f] :
-							    want->val[f] != 0;
-
-		if (!(fields & NP_COAL_BIT(f)))
-			continue;
-		if ((drv->paired_refuses & NP_COAL_BIT(f)) && refused && np_driver_paired(dev)) {
-			snprintf(why, len, "%s: %s refuses it while Rx and Tx share a vector",
-				 np_coal_field_name(f), drv->name);
-			return -EINVAL;
-		}
-		if (r && !takes(drv, f, want->val[f])) {
-			snprintf(why, len, "%s %u: %s takes %u-%u", np_coal_field_name(f), want->val[f],
-				 drv->name, r->min, r->max);
-			return r->code;
-		}
-	}
-	return frames_check(drv, want, fields, why, len);
-}
-
-int np_driver_rule_check(const struct np_driver *drv, const struct ethtool_rx_flow_spec *fs,
-			 char *why, size_t len)
-{
-	uint32_t type = fs->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
-
-	if (!drv)
-		return 0;
-	if (drv->no_ntuple) {
-		snprintf(why, len, "driver %s has no ntuple filters (%s)", drv->name,
-			 drv->ntuple_file);
-		return -EOPNOTSUPP;
-	}
-	if (drv->ntuple_types && (type >= 32 || !(drv->ntuple_types & NP_FLOW_BIT(type)))) {
-		snprintf(why, len, "driver %s takes no rules of flow type %u (%s)", drv->name, type,
-			 drv->ntuple_file);
-		return -EINVAL;
-	}
-	if ((fs->flow_type & FLOW_EXT) && fs->m_ext.vlan_tci && drv->ntuple_file &&
-	    !drv->ntuple_vlan) {
-		snprintf(why, len, "driver %s matches no VLAN id in its rules (%s)", drv->name,
-			 drv->ntuple_file);
-		return -EINVAL;
-	}
-	if ((fs->flow_type & FLOW_RSS) && drv->no_rss_ctx) {
-		snprintf(why, len, "driver %s has no RSS contexts for a rule to use (%s)", drv->name,
-			 drv->ntuple_file);
-		return -EINVAL;
-	}
-	return 0;
 }

@@ -105,6 +105,9 @@ struct np_driver {
 	bool no_ntuple;			/* no ntuple filters (no SRXCLSRLINS) */
 	uint32_t ntuple_types;		/* bit n: its rules take flow_type n; 0 unknown */
 	bool ntuple_vlan;		/* takes a VLAN id match (FLOW_EXT vlan_tci) */
+	/* the errno for an address or port mask that is neither all ones nor
+	 * zero (a prefix, a port range), 0 when it takes them */
+	int ntuple_partial_mask;
 	/* places rules itself and takes no other location than RX_CLS_LOC_ANY
 	 * (reports RX_CLS_LOC_SPECIAL in ETHTOOL_GRXCLSRLCNT); the location it
 	 * returns is a slot its filter table's hash picked */

@@ -119,7 +119,7 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 	struct np_coalesce *c = &plan->target->dev.coalesce;
 	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
 	uint32_t settable = c->supported & ~c->fixed, skip = 0, paired = 0, missing = 0;
-	bool adaptive_rx = false, adaptive_tx = false;
+	bool adaptive_rx = false, adaptive_tx = false, fixed = false;
 	char list[160];
 
 	if (c->err) {
@@ -167,6 +167,7 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 					     drv->ethtool_file);
 			continue;
 		}
+		fixed = true;
 		if (drv)
 			fixed_value(drv, st, f, p->coal[i].value, plan);
 		else
@@ -185,6 +186,6 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 	if (skip && drv->switches_why)
 		np_plan_note(plan, "coalesce", "%s: left alone", drv->switches_why);
 	if (p->adaptive && !adaptive_rx && !adaptive_tx)
-		np_plan_note(plan, "coalesce", "driver %s has no adaptive moderation: fixed values used",
-			     st->dev.driver);
+		np_plan_note(plan, "coalesce", "driver %s has no adaptive moderation%s", st->dev.driver,
+			     fixed ? ": fixed values used" : " here, nor a delay to set: coalescing stays");
 }

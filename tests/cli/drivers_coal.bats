@@ -104,3 +104,15 @@ applies_clean() {
 	npsim "$(dev_of)" set latency >/dev/null
 	[ "$(jq '.devices[0].coalesce.fields["tx-usecs"]' "$MODEL")" = 0 ]
 }
+
+@test "virtio_net without VIRTIO_NET_F_NOTF_COAL: no policy plans a delay, the notes say so" {
+	for policy in cpu latency throughput busy-poll; do
+		out=$(plan_json virtio-4q "$policy")
+		[ "$(jq '[.steps[] | select(.knob == "coalesce")] | length' <<<"$out")" -eq 0 ] ||
+			{ echo "$policy plans coalescing"; return 1; }
+	done
+	out=$(plan_json virtio-4q throughput)
+	notes_of "$out" | grep -q "coalesce: rx-usecs, tx-usecs not supported by driver virtio_net on this device"
+	notes_of "$out" | grep -q "no adaptive moderation here, nor a delay to set: coalescing stays"
+	! notes_of "$out" | grep -q "fixed values used"
+}

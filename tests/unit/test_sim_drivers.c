@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -27,6 +28,21 @@ struct sim {
 	struct np_state *st;
 };
 
+/* rx-ntuple-filter on, as a site that steers flows has it (the simulated
+ * kernel refuses rules without it) */
+static void ntuple_on(struct json_object *o)
+{
+	struct json_object *d, *f;
+
+	if (!o || !json_object_object_get_ex(o, "devices", &d) ||
+	    !(d = json_object_array_get_idx(d, 0)) || !json_object_object_get_ex(d, "features", &f) ||
+	    !json_object_object_get_ex(f, "list", &f) ||
+	    !json_object_object_get_ex(f, "rx-ntuple-filter", &f))
+		return;
+	json_object_object_add(f, "active", json_object_new_boolean(1));
+	json_object_object_add(f, "wanted", json_object_new_boolean(1));
+}
+
 static void open_sim(struct sim *s, const char *model)
 {
 	char src[1200], dst[600];
@@ -36,6 +52,7 @@ static void open_sim(struct sim *s, const char *model)
 	snprintf(src, sizeof(src), "%s/tests/fixtures/models/%s.json", srcdir, model);
 	snprintf(dst, sizeof(dst), "%s/%s.json", tmpdir, model);
 	o = json_object_from_file(src);
+	ntuple_on(o);
 	if (!o || json_object_to_file(dst, o) < 0) {
 		printf("Bail out! cannot copy %s\n", src);
 		exit(99);
@@ -176,6 +193,42 @@ static void igc(void)
 	done(&s);
 }
 
+/* An ntuple rule with a /16 destination on the model: the driver's errno. */
+static int prefix_rule(const char *model, const char *ifname, bool v6)
+{
+	struct np_error err = { 0 };
+	struct np_rule r;
+	struct sim s;
+	uint32_t loc = 0;
+	int e;
+
+	open_sim(&s, model);
+	rediscover(&s, ifname);
+	memset(&r, 0, sizeof(r));
+	r.fs.flow_type = v6 ? TCP_V6_FLOW : TCP_V4_FLOW;
+	if (v6) {
+		memset(r.fs.m_u.tcp_ip6_spec.ip6dst, 0xff, 2);
+		r.fs.h_u.tcp_ip6_spec.ip6dst[0] = htonl(0xfd000000);
+	} else {
+		r.fs.m_u.tcp_ip4_spec.ip4dst = htonl(0xffff0000);
+		r.fs.h_u.tcp_ip4_spec.ip4dst = htonl(0x0a010000);
+	}
+	r.fs.location = s.st->dev.steer.special ? RX_CLS_LOC_ANY : 100;
+	r.fs.ring_cookie = 1;
+	e = s.be->ops->rule_insert(s.be, &s.st->dev, &r, &loc, &err);
+	done(&s);
+	return e;
+}
+
+static void masks(void)
+{
+	is_int(prefix_rule("ice-mixed", "ens801f0", false), -EOPNOTSUPP,
+	       "ice: a /16 address mask refused (EOPNOTSUPP, ice_set_fdir_ip4_seg)");
+	is_int(prefix_rule("sfc-mixed", "ens5f0np0", true), -EINVAL,
+	       "sfc: a partial IPv6 mask refused (EINVAL, efx_ethtool_set_class_rule)");
+	is_int(prefix_rule("mlx5-mixed", "ens1f0np0", false), 0, "mlx5: a /16 taken");
+}
+
 int main(void)
 {
 	if (getenv("NP_SRCDIR"))
@@ -188,6 +241,7 @@ int main(void)
 	atlantic();
 	tg3();
 	igc();
+	masks();
 	{
 		char cmd[128];
 
