@@ -71,3 +71,9 @@ guest() {
 	need_netpolicy
 	guest igb-report.sh -n igb -c 4
 }
+
+# issue 22 item 5: the host side of the tap sends a bounded UDP burst
+@test "igb: packets land on the queues the RSS table names, their interrupts on the CPUs the plan pinned" {
+	need_netpolicy
+	guest traffic.sh -n igb -c 4 -H "$NP_SRCDIR/tests/lab/host/send.sh"
+}
