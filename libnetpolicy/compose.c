@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "np_engine.h"
 #include "np_policy.h"
@@ -82,6 +83,37 @@ static const struct np_plan_opts *with_recorded_drops(struct np_engine *e,
 	return &buf->opts;
 }
 
+/*
+ * A device that is up with its carrier down has no link speed.  Often that
+ * is for a moment: igb resets itself on a channel change and drops carrier
+ * for ~200 ms, so a `set` right after a reset, or after its own channel
+ * change, would plan the speed-less defaults and `check` a second later
+ * would call the difference drift.  Policies whose plan depends on the
+ * speed wait for carrier, bounded (a cable that is out stays out); the plan
+ * then says the speed was unknown, as before.
+ */
+#define CARRIER_WAIT_MS 3000
+#define CARRIER_POLL_MS 100
+
+static int wait_carrier(struct np_engine *e, struct np_state **cur,
+			const struct np_policy *policy, struct np_error *err)
+{
+	const struct timespec poll = { 0, CARRIER_POLL_MS * 1000000L };
+	int r = 0;
+
+	if (policy->channels != NP_CHAN_LINK_SPEED && policy->rings != NP_RING_BURST)
+		return 0;
+	for (int ms = 0; r >= 0 && ms < CARRIER_WAIT_MS; ms += CARRIER_POLL_MS) {
+		const struct np_dev *d = &(*cur)->dev;
+
+		if (!d->admin_up || d->link.err || d->link.carrier)
+			break;
+		nanosleep(&poll, NULL);
+		r = np_engine_read(e, cur, NP_PHASE_DISCOVER, err);
+	}
+	return r;
+}
+
 int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_policy *policy,
 		    const struct np_plan_opts *opts, unsigned flags, struct np_plan **ret_plan,
 		    struct np_apply_result *res, struct np_error *err)
@@ -103,11 +135,15 @@ int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_poli
 	if (r >= 0)
 		r = np_engine_read(&e, &cur, NP_PHASE_DISCOVER, err);
 	if (r >= 0)
+		r = wait_carrier(&e, &cur, policy, err);
+	if (r >= 0)
 		r = np_plan_compute(ctx, policy, with_recorded_drops(&e, policy, opts, flags, &o), cur,
 				    &plan, err);
 	e.plan_fresh = true;
 	if (r >= 0)
 		r = np_engine_apply(&e, &cur, plan, flags, err);
+	if (r >= 0)
+		np_engine_report(&e, plan);
 	np_state_free(cur);
 	np_engine_stop(&e);
 	if (plan && ret_plan)

@@ -33,6 +33,7 @@ struct np_engine {
 	const char *failed_knob;	/* the knob of the step that failed */
 	const struct np_plan *plan;	/* apply: the plan being run */
 	struct np_plan *refined;	/* ... refined after queues reopened (np_plan_refine) */
+	struct np_plan *done;		/* a run's steps as written, for the report */
 	const struct np_state *before;	/* a run: the device where it started */
 	bool fresh;			/* *cur was read after the last write */
 	bool plan_fresh;		/* the plan was made from *cur as read under the lock */
@@ -46,6 +47,10 @@ struct np_engine {
 int np_engine_start(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
 		    struct np_apply_result *res, struct np_error *err);
 void np_engine_stop(struct np_engine *e);
+/* A run that changed the device: give plan the steps as they were written
+ * (after any re-plan, IRQs named as they were at the write) instead of the
+ * ones planned before the first write. */
+void np_engine_report(struct np_engine *e, struct np_plan *plan);
 /* Start, then finish what an interrupted run left (recovery once, under the
  * lock) and, with expire, revert a --confirm whose deadline passed: where
  * every command that changes the device begins. */

@@ -258,6 +258,7 @@ struct np_dev {
 	char driver[32];
 	char bus_info[32];
 	char operstate[16];
+	bool admin_up;				/* IFF_UP (live reads only, not recorded) */
 	uint32_t mtu;
 	uint32_t num_tx_queues, num_rx_queues;	/* allocated queues (rtnetlink) */
 	int numa_node;				/* -1 when the device has none */

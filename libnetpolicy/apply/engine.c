@@ -81,6 +81,45 @@ void np_engine_stop(struct np_engine *e)
 	}
 	np_store_close(&e->store, forget);
 	np_engine_answers_free(e);
+	np_plan_free(e->done);
+	e->done = NULL;
+}
+
+#define SWAP(a, b)                   \
+	do {                         \
+		__typeof__(a) t_ = (a); \
+		(a) = (b);           \
+		(b) = t_;            \
+	} while (0)
+
+void np_engine_report(struct np_engine *e, struct np_plan *plan)
+{
+	if (!plan || !e->done || !e->res->changed)
+		return;
+	SWAP(plan->steps, e->done->steps);
+	SWAP(plan->n_steps, e->done->n_steps);
+	SWAP(plan->cap_steps, e->done->cap_steps);
+	SWAP(plan->changes, e->done->changes);
+	SWAP(plan->n_changes, e->done->n_changes);
+	SWAP(plan->cap_changes, e->done->cap_changes);
+}
+
+/* Keep step s of p as written.  Memory running out costs the report its
+ * exactness, never the apply: the planned steps are reported then. */
+static void written(struct np_engine *e, const struct np_plan *p, const struct np_step *s)
+{
+	bool ok = e->done || np_plan_new(&e->done) >= 0;
+
+	ok = ok && np_plan_add_step(e->done, s->knob, s->index, s->fields) >= 0;
+	for (unsigned k = 0; ok && k < s->n_changes; k++) {
+		const struct np_change *c = &p->changes[s->first_change + k];
+
+		ok = np_plan_add_change(e->done, c->what, &c->before, &c->after) >= 0;
+	}
+	if (!ok) {
+		np_plan_free(e->done);
+		e->done = NULL;
+	}
 }
 
 /* Only what a step may have changed besides what it wrote (knob->rereads):
@@ -148,6 +187,8 @@ static int step(struct np_engine *e, struct np_state **cur, const struct np_stat
 		if (r < 0)
 			return r;
 	}
+	if (phase == NP_PHASE_APPLY)
+		written(e, p, s);
 	if (phase == NP_PHASE_APPLY && last && knob->rereads) {
 		r = refresh(e, cur, knob->rereads, phase, err);
 		if (r >= 0)
@@ -325,6 +366,9 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	struct np_error jerr;
 	int r;
 
+	/* a run planned again after a refusal reports its own steps */
+	if (e->done)
+		e->done->n_steps = e->done->n_changes = 0;
 	r = np_state_dup(*cur, &before);
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_APPLY, NULL, "out of memory");

@@ -450,6 +450,8 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	}
 	if (r >= 0)
 		r = np_engine_run(&e, &cur, pristine, "reset", &c, err);
+	if (r >= 0)
+		np_engine_report(&e, plan);
 out:
 	if (plan && ret_plan && (r >= 0 || e.res->rolled_back || e.res->vanished ||
 				 e.res->unrecorded))

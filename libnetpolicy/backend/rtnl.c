@@ -93,6 +93,7 @@ int np_rtnl_read(struct nl_sock *sk, const char *ifname, struct np_dev *dev,
 	}
 	dev->ifindex = rtnl_link_get_ifindex(link);
 	dev->mtu = rtnl_link_get_mtu(link);
+	dev->admin_up = rtnl_link_get_flags(link) & IFF_UP;
 	/* the names match /sys/class/net/IF/operstate: "up", "lowerlayerdown" */
 	rtnl_link_operstate2str(rtnl_link_get_operstate(link), state, sizeof(state));
 	snprintf(dev->operstate, sizeof(dev->operstate), "%.*s", (int)sizeof(dev->operstate) - 1,

@@ -16,6 +16,9 @@
 #                   (repeatable): binary in /usr/local/bin, libraries at their host paths
 #       -f FILE     ship FILE as /lab/<basename> (repeatable)
 #       -c CPUS     guest vCPUs (default 4)      -m MB  guest RAM (default 768)
+#       -H SCRIPT   run SCRIPT on the host inside the run's network namespace
+#                   (where the taps are) with the guest's output file as $1:
+#                   traffic from the host side of each NIC
 #   lab.sh can-run               exit 0 if this machine can build and run the lab,
 #                                else print one line saying why and exit 1
 #
@@ -302,9 +305,9 @@ build() {
 # ============================================================ run
 
 run() {
-	local nics=() bins=() files=() timeout=300 cpus=4 mem=768 opt
+	local nics=() bins=() files=() timeout=300 cpus=4 mem=768 opt hostscript=
 	OPTIND=1
-	while getopts n:t:b:f:c:m: opt; do
+	while getopts n:t:b:f:c:m:H: opt; do
 		case $opt in
 		n) nics+=("$OPTARG") ;;
 		t) timeout=$OPTARG ;;
@@ -312,6 +315,7 @@ run() {
 		f) files+=("$OPTARG") ;;
 		c) cpus=$OPTARG ;;
 		m) mem=$OPTARG ;;
+		H) hostscript=$OPTARG ;;
 		*) RC=125 die "usage: lab.sh run [-n NIC]... [-t SECONDS] [-b BIN]... [-f FILE]... SCRIPT" ;;
 		esac
 	done
@@ -366,7 +370,9 @@ run() {
 		qnics+=(-netdev "$nd" -device "$dev,netdev=n$i,mac=52:54:00:12:34:$((56 + i))")
 		i=$((i + 1))
 	done
-	local cmdline="console=ttyS0 loglevel=4 panic=-1 nokaslr nplab.nics=$i"
+	# no_timer_check: on a loaded host TCG starves the vCPUs and the kernel
+	# panics in its IO-APIC timer check ("IO-APIC + timer doesn't work")
+	local cmdline="console=ttyS0 loglevel=4 panic=-1 nokaslr no_timer_check nplab.nics=$i"
 	cmdline="$cmdline nplab.modules=$(printf '%s\n' "${mods[@]}" | sort -u | paste -sd,)"
 
 	ip netns add "$NS" || die "ip netns add $NS failed"
@@ -378,9 +384,20 @@ run() {
 		-serial "file:$TMPD/console" -serial "file:$TMPD/output" "${qnics[@]}" \
 		</dev/null >"$TMPD/qemu.log" 2>&1 &
 	QPID=$!
+	HPID=
+	if [ -n "$hostscript" ]; then
+		ip netns exec "$NS" timeout -k 5 "$timeout" bash "$hostscript" "$TMPD/output" \
+			>"$TMPD/host.log" 2>&1 &
+		HPID=$!
+	fi
 	wait "$QPID"
 	local qrc=$? rc
 	QPID=
+	if [ -n "$HPID" ]; then
+		kill "$HPID" 2>/dev/null
+		wait "$HPID" 2>/dev/null
+		sed 's/^/# host: /' "$TMPD/host.log"
+	fi
 	tr -d '\r' <"$TMPD/output" >"$TMPD/output.txt"
 	grep -v '^NPLAB-' "$TMPD/output.txt"
 	rc=$(sed -n 's/^NPLAB-EXIT rc=\([0-9]*\).*/\1/p' "$TMPD/output.txt")

@@ -55,3 +55,25 @@ guest() {
 @test "6.12 lab: the guest has its kernel, igb, virtio-net, e1000e, netdevsim and tools" {
 	guest smoke612.sh -n igb -n virtio-rss:4 -n e1000e
 }
+
+# issue 22 (c): igb's own table is blocks; rewriting it, then writing it
+# back on reset, left the kernel's "user-set" flag on and `ethtool -L
+# combined 2` refused afterwards
+@test "igb, 4 channels: latency and throughput set, check, set again, reset; channels shrink after reset as before" {
+	need_netpolicy
+	guest igb4.sh -n igb -c 4
+}
+
+# issue 22 (a), (b): from 8 paired channels to 4 the engine plans coalescing
+# and IRQs again; the report must be what was written, its IRQs named as
+# they were at the write
+@test "igb, from 8 and 4 channels: set and reset report what was applied, IRQs by their names at the write" {
+	need_netpolicy
+	guest igb-report.sh -n igb -c 4
+}
+
+# issue 22 item 5: the host side of the tap sends a bounded UDP burst
+@test "igb: packets land on the queues the RSS table names, their interrupts on the CPUs the plan pinned" {
+	need_netpolicy
+	guest traffic.sh -n igb -c 4 -H "$NP_SRCDIR/tests/lab/host/send.sh"
+}

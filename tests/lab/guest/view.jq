@@ -23,7 +23,7 @@ counts("rings"; ["rx", "rx_mini", "rx_jumbo", "tx"]),
 (select(.rss.supported) | .rss
 	| "rss.indir_size \(.indir_size)",
 	  "rss.indir \(.indir | map(tostring) | join(" "))",
-	  (select(.key != null) | "rss.key \(.key | gsub(":"; "") | ascii_downcase)"),
+	  (select(.key != null and .key != "") | "rss.key \(.key | gsub(":"; "") | ascii_downcase)"),
 	  (select(.hfunc != null) | "rss.hfunc \(.hfunc)")),
 "irqs \([.irqs[].irq] | sort | map(tostring) | join(" "))",
 (.irqs[] | "irq.\(.irq).name \(.name)", "irq.\(.irq).role \(.kind) \(.queue // -1)",

@@ -1,0 +1,38 @@
+# igb (6.12, QEMU 10, 4 vCPUs): reports are what was applied.  igb renumbers
+# and renames its MSI-X vectors on every channel change, and from 8 channels
+# (paired TxRx vectors, tx-usecs refused) to 4 it unpairs them, so the
+# engine plans coalescing and IRQs again after the change.  For each policy
+# from 8 channels and cpu from 4: the `set --json` report's changes are the
+# kernel's (no unreported change), every IRQ it names had that name, check
+# passes, a second set changes nothing; reset brings every reading back and
+# its report names each IRQ as it was when written.
+. /lab/lib.sh
+
+IF=$(nic igb) && pass "igb NIC $IF" || { fail "no igb NIC"; finish; }
+ip link set "$IF" up
+carrier() {
+	i=0
+	while [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" != 1 ] && [ $i -lt 50 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
+}
+for QP in 8:latency 8:throughput 8:cpu 4:cpu; do
+	Q=${QP%:*} P=${QP#*:}
+	ethtool -L "$IF" combined "$Q" || fail "ethtool -L $IF combined $Q"
+	carrier
+	snapshot "$IF" /tmp/pristine
+	ethtool_text "$IF" >/tmp/ethtool.pristine
+	diag "$IF from $Q channels: set $P"
+	set_reported "$IF" "$P" /tmp/pristine
+	reports_irqs_as "$IF" "$PLAN_JSON" /tmp/applied.saved
+	carrier
+	diag "$IF from $Q channels: reset"
+	run_np /tmp/np-reset.json 0 "$NP" --json "$IF" reset
+	check_restored "$IF" /tmp/pristine
+	same_ethtool "$IF" /tmp/ethtool.pristine
+	snapshot "$IF" /tmp/after-reset
+	reports_irqs_as "$IF" /tmp/np-reset.json /tmp/after-reset
+	carrier
+done
+finish
