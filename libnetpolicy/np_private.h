@@ -233,6 +233,13 @@ int np_text_file_read(int dirfd, const char *path, size_t max, char **ret, size_
 #define NP_TEXT_TRUSTED 2u
 int np_text_file_read_guarded(int dirfd, const char *path, size_t max, unsigned flags,
 			      char *why, size_t why_len, char **ret, size_t *ret_len);
+/* Size-prefixed public structs (util/sized.c): `in` (the caller's, NULL for
+ * defaults) into `out` (the library's, `known` bytes): -EINVAL when its sz
+ * is too small to be one, -E2BIG when a byte this library does not know is
+ * set.  np_sized_out copies the library's `src` into the caller's `dst`,
+ * as much as dst->sz holds (-EINVAL when it holds not even sz). */
+int np_sized_in(const void *in, void *out, size_t known);
+int np_sized_out(void *dst, const void *src, size_t known);
 struct stat;
 /* 0 when only root (or the caller) can change the file sb describes, else
  * -EPERM with the reason ("owned by uid 65534, not by root"). */

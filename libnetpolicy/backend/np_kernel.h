@@ -97,6 +97,10 @@ int np_irq_number(const char *s, int *ret);
  * belongs to the device, with its kind and queue (-1 for non-queue IRQs). */
 bool np_irq_match(const char *driver, const char *ifname, const char *bus_info,
 		  const char *name, enum np_irq_kind *kind, int *queue);
+/* irq_match.c: a driver naming its vectors by notification block (gve):
+ * the block numbers np_irq_match() gave, turned into Tx and Rx queues once
+ * all n IRQs of the device are known. */
+void np_irq_split_blocks(const char *driver, struct np_irq *v, size_t n);
 
 /* steer.c: rules and the contexts they use, read into dev->steer (only
  * -ENOMEM fails: a driver without them has steer.err / ctx_err set); the
