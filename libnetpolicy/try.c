@@ -41,7 +41,7 @@ int np_try_begin(struct np_ctx *ctx, const char *ifname, struct np_try **ret, st
 {
 	static const struct np_commit nothing;
 	struct np_tentative pending;
-	struct np_link_stats ls;
+	struct np_link_stats ls = { 0 };
 	struct np_try *t;
 	int r;
 

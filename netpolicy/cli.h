@@ -36,6 +36,9 @@ enum {
 int cli_exit_of_error(const struct np_error *err);
 int cli_exit_of_apply(int r, const struct np_apply_result *res, const struct np_error *err);
 int cli_exit_of_confirm(int r, const struct np_apply_result *res, const struct np_error *err);
+/* try: a run of the workload that ended with status (its exit status,
+ * 128+N for signal N, -1 when it timed out or gave no metric). */
+int cli_exit_of_workload(int status);
 
 /* The version of the JSON documents' contract (netpolicy-json(7)): raised
  * when a member changes meaning or type or goes away, not when one is added. */

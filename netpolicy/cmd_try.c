@@ -253,11 +253,10 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 
 	if (!res)
 		return cli_out_of_memory();
-	if (np_try_apply(tr, cd->policy, NULL, res, err) < 0) {
+	r = np_try_apply(tr, cd->policy, NULL, res, err);
+	if (r < 0) {
 		cli_fail(c, err);
-		if (np_apply_result_rollback_incomplete(res))
-			return NP_EXIT_ROLLBACK_FAILED;
-		return NP_EXIT_ROLLED_BACK;
+		return cli_exit_of_apply(r, res, err);
 	}
 	pause_s(c->try_settle);
 	if (cli_signal_received())
@@ -297,14 +296,14 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 			st < 0 ? "could not be run" : "failed", cd->name, round + 1,
 			c->try_log ? ": its output is in " : "", c->try_log ? c->try_log : "");
 		close(fd);
-		return NP_EXIT_COMMAND;
+		return cli_exit_of_workload(st);
 	}
 	if (re && find_metric(re, fd, &run->v[0]) <= 0) {
 		fprintf(stderr, "netpolicy: %s: try: the --metric pattern matched nothing in the "
 			"command's output under %s (round %d); the device is back at its baseline\n",
 			c->device, cd->name, round + 1);
 		close(fd);
-		return NP_EXIT_COMMAND;
+		return cli_exit_of_workload(-1);
 	}
 	close(fd);
 	cd->n_runs++;
@@ -338,8 +337,7 @@ static int run_all(struct try_ctx *t, const regex_t *re)
 	r = np_try_end(tr, keep, NULL, c->strict ? NP_APPLY_STRICT : 0, NULL, res, err);
 	if (r < 0) {
 		cli_fail(c, err);
-		rc = np_apply_result_rollback_incomplete(res) ? NP_EXIT_ROLLBACK_FAILED :
-		     keep ? NP_EXIT_ROLLED_BACK : NP_EXIT_ERROR;
+		rc = cli_exit_of_apply(r, res, err);
 	} else if (keep) {
 		t->kept = true;
 		c->changed = np_apply_result_changed(res);

@@ -55,3 +55,10 @@ int cli_exit_of_confirm(int r, const struct np_apply_result *res, const struct n
 	 * changed */
 	return rc == NP_EXIT_USAGE ? NP_EXIT_ERROR : rc;
 }
+
+int cli_exit_of_workload(int status)
+{
+	/* a non-zero exit, a signal, the timeout, no metric: the device is
+	 * back at its baseline either way */
+	return status == 0 ? NP_EXIT_OK : NP_EXIT_COMMAND;
+}

@@ -106,6 +106,12 @@ int main(void)
 	expect(cli_exit_of_confirm(-EIO, res, error_of(&e, -EIO, NP_PHASE_ROLLBACK)), 4,
 	       "too late, and the revert incomplete: 4");
 
+	/* try's workload */
+	expect(cli_exit_of_workload(0), 0, "the workload ran: 0");
+	expect(cli_exit_of_workload(1), 10, "the workload failed: 10");
+	expect(cli_exit_of_workload(128 + 9), 10, "the workload was killed: 10");
+	expect(cli_exit_of_workload(-1), 10, "the workload timed out: 10");
+
 	for (unsigned i = 0; i < 256; i++) {
 		n_doc += documented[i];
 		if (returned[i])

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `netpolicy DEV try` on a veth pair (8 queues) between two private network
+# namespaces: every built-in policy against the default, with iperf3
+# (throughput) and bench/rr.py (TCP request/response latency).  Prints each
+# report as netpolicy gives it.  Root; iperf3 and python3.
+#
+# usage: bench/try_veth.sh [NETPOLICY] [ROUNDS] [SECS]
+set -euo pipefail
+NP=${1:-build/netpolicy/netpolicy}
+ROUNDS=${2:-5}
+SECS=${3:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+A=np-bench-a-$$
+B=np-bench-b-$$
+cleanup() {
+	[ ! -s "$tmp/iperf3.pid" ] || kill "$(cat "$tmp/iperf3.pid")" 2>/dev/null || true
+	[ -z "${RR:-}" ] || kill "$RR" 2>/dev/null || true
+	ip netns del "$A" 2>/dev/null || true
+	ip netns del "$B" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+ip netns add "$A"
+ip netns add "$B"
+ip -n "$A" link add v0 numtxqueues 8 numrxqueues 8 type veth peer name v1 numtxqueues 8 numrxqueues 8
+ip -n "$A" link set v1 netns "$B"
+ip -n "$A" addr add 10.98.0.1/24 dev v0
+ip -n "$B" addr add 10.98.0.2/24 dev v1
+ip -n "$A" link set v0 up
+ip -n "$B" link set v1 up
+ip netns exec "$B" iperf3 -s -D -I "$tmp/iperf3.pid"
+ip netns exec "$B" python3 "$here/rr.py" server 5555 &
+RR=$!
+sleep 1
+echo "== iperf3 -t $SECS, $ROUNDS rounds (Gbit/s received, higher is better)"
+ip netns exec "$A" "$NP" --state-dir "$tmp/state" v0 try --rounds "$ROUNDS" --settle 1 \
+	--metric '([0-9.]+) Gbits/sec.*receiver' -- iperf3 -c 10.98.0.2 -t "$SECS" -f g 2>/dev/null
+echo "== rr.py $SECS s, $ROUNDS rounds (mean latency in us, lower is better)"
+ip netns exec "$A" "$NP" --state-dir "$tmp/state" v0 try --rounds "$ROUNDS" --settle 1 \
+	--metric 'mean_us ([0-9.]+)' --lower-is-better \
+	-- python3 "$here/rr.py" client 10.98.0.2 5555 "$SECS" 2>/dev/null
