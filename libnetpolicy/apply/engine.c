@@ -135,6 +135,7 @@ static int step(struct np_engine *e, struct np_state **cur, const struct np_stat
 	r = knob->apply(e->be, *cur, goal, s, err);
 	if (r < 0) {
 		e->failed_knob = knob->name;
+		e->failed_fields = s->fields;
 		if (err) {
 			err->phase = phase;
 			err->step = (int)e->step;
@@ -188,7 +189,8 @@ int np_engine_converge(struct np_engine *e, struct np_state **cur, const struct 
 	e->ctx->counts.diffs++;
 	for (size_t k = 0; np_knobs[k]; k++) {
 		const struct np_knob *knob = np_knobs[k];
-		struct np_plan p = { .target = (struct np_state *)goal };
+		struct np_plan p = { .target = (struct np_state *)goal,
+				     .split = e->split && phase == NP_PHASE_APPLY };
 		bool reread = false;
 		int r;
 

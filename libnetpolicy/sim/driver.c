@@ -345,7 +345,8 @@ int np_sim_set_coalesce(struct np_backend *be, const struct np_dev *dev,
 			    const struct np_coalesce *want, uint32_t fields, struct np_error *err)
 {
 	struct np_sim *s = np_sim_of(be);
-	struct np_sim_call c = { .op = NP_SIM_OP_SET_COALESCE, .phase = NP_PHASE_APPLY, .knob = "coalesce" };
+	struct np_sim_call c = { .op = NP_SIM_OP_SET_COALESCE, .phase = NP_PHASE_APPLY, .knob = "coalesce",
+				 .fields = fields };
 	int r = np_sim_begin(s, &c, dev->ifname, true, err);
 
 	if (r >= 0)
