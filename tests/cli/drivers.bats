@@ -198,3 +198,19 @@ bnxt_model() {
 	run npsim "$(dev_of)" check
 	[ "$status" -eq 0 ]
 }
+
+@test "a driver the table does not know: the plan says which values nothing verified" {
+	np_model few-msix
+	jq '.devices[0].driver = "acme"' "$MODEL" >"$NP_TMP/m.json" &&
+		mv "$NP_TMP/m.json" "$MODEL"
+	run npsim "$(dev_of)" set latency --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"coalesce: values not verified for driver acme (not in the driver table): one it refuses is left out and reported, or with --strict fails the apply"* ]]
+	out=$(npsim --json "$(dev_of)" set latency --dry-run)
+	[ "$(jq -r '[.notes[] | select(.note | startswith("values not verified for driver acme")) | .knob] | sort | join(",")' <<<"$out")" = \
+	  "$(jq -r '[.steps[].knob] | unique | map(select(. == "channels" or . == "rings" or . == "coalesce")) | join(",")' <<<"$out")" ]
+	# a driver the table knows: no such note
+	np_model few-msix
+	run npsim "$(dev_of)" set latency --dry-run
+	[[ "$output" != *"not verified"* ]]
+}
