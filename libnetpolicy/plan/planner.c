@@ -178,6 +178,10 @@ static int plan_channels(const struct np_plan_opts *opts, const struct np_state 
 		why = "no channel setter in driver";
 	else if (opts && np_knob_listed(opts->drop, "channels"))
 		why = "refused (when this policy was applied) by";
+	else if (drv && drv->rules_block_channels && !t->steer.err && t->steer.n_rules)
+		/* the rules left in the target are not netpolicy's: never
+		 * deleted to make way (knob/steer.c deletes only ours) */
+		why = "ntuple rules that are not netpolicy's block a channel change in driver";
 	if (why) {
 		np_plan_note(plan, "channels", "%s %s: keeping %u rx / %u tx queues",
 			     why, st->dev.driver, st->dev.n_rxq, st->dev.n_txq);
