@@ -167,10 +167,6 @@ static int channels(struct np_sim *s, struct np_sim_call *c, const struct np_cha
 	if (rss_user_set(&d->rss) && rss_max_queue(&d->rss) >= want->rx + want->combined)
 		return np_sim_fail(err, c->phase, c->knob, -EINVAL,
 			    "requested channel count is too low for existing indirection table settings");
-	drv = s->m.no_driver_rules ? NULL : np_driver_lookup(d->driver);
-	if (drv && drv->rules_block_channels && d->steer.n_rules)
-		return np_sim_fail(err, c->phase, c->knob, -EOPNOTSUPP,
-				   "Cannot set channels when Flow Director filters are active");
 	if (!s->m.no_driver_rules) {
 		char why[160];
 		int e = np_sim_steer_shrink_check(d, want->rx + want->combined, why, sizeof(why));
@@ -178,6 +174,11 @@ static int channels(struct np_sim *s, struct np_sim_call *c, const struct np_cha
 		if (e < 0)
 			return np_sim_fail(err, c->phase, c->knob, e, why);
 	}
+	/* the ethtool core's checks first, then the driver's */
+	drv = s->m.no_driver_rules ? NULL : np_driver_lookup(d->driver);
+	if (drv && drv->rules_block_channels && d->steer.n_rules)
+		return np_sim_fail(err, c->phase, c->knob, -EOPNOTSUPP,
+				   "Cannot set channels when Flow Director filters are active");
 	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
 		return 0;
 	n.rx = want->rx;
