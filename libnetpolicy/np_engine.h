@@ -31,6 +31,8 @@ struct np_engine {
 	const char *cpus;
 	char drop[128];			/* apply: knobs left out (np_plan_opts.drop) */
 	const char *failed_knob;	/* the knob of the step that failed */
+	uint32_t failed_fields;		/* ... and the fields it sent (coalesce) */
+	bool split;			/* apply: one field per coalescing request (refuse.c) */
 	const struct np_plan *plan;	/* apply: the plan being run */
 	struct np_plan *refined;	/* ... refined after queues reopened (np_plan_refine) */
 	struct np_plan *done;		/* a run's steps as written, for the report */

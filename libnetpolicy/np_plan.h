@@ -108,6 +108,9 @@ struct np_plan {
 	const struct np_policy *policy;	/* NULL for a rollback plan */
 	char cpus[256];			/* the --cpus it was planned with, "" for the default */
 	char drop[128];			/* knobs left as they are (np_plan_opts.drop), "" none */
+	/* the engine's diffs while it looks for the field a driver refused:
+	 * a coalescing request per field (apply/refuse.c) */
+	bool split;
 	struct np_mixed_plan *mixed;	/* the mixed policy's options and classes, else NULL */
 	struct np_state *target;
 	struct np_step *steps;

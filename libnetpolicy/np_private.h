@@ -42,6 +42,8 @@ struct np_apply_result {
 	unsigned n_dropped;
 	struct np_dropped {
 		char knob[16];
+		char field[24];		/* coalesce: the one field left out, "" the knob */
+		int code;		/* the driver's -errno */
 		char reason[240];
 	} dropped[NP_DROPPED_MAX];
 	unsigned long long token;	/* NP_APPLY_TENTATIVE: what np_revert_tentative() needs */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* refuse.c: which refused knobs an apply may leave out. */
+/* refuse.c: which refused knobs (or fields of one) an apply may leave out. */
 #ifndef NP_REFUSE_H
 #define NP_REFUSE_H
 
@@ -7,15 +7,31 @@
 
 struct np_policy;
 
+/* The step the driver refused, and how the engine is to try again. */
+struct np_refused {
+	const char *knob;
+	uint32_t fields;	/* coalesce: the fields the refused request carried */
+	bool split;		/* in and out: one coalescing request per field */
+};
+
+enum np_refusal {
+	NP_REFUSAL_STANDS,	/* the failure stands */
+	NP_REFUSAL_SPLIT,	/* try again, one coalescing request per field */
+	NP_REFUSAL_DROPPED,	/* try again without what was refused */
+};
+
 /*
- * After a failed and cleanly rolled-back apply of `policy`: if the step that
- * failed (`knob`) is a refinement the driver refused, add it to the
- * comma-separated `drop` list, record it with the kernel's reason in `res`,
- * clear `err` and return true: the caller plans again without it.  False
- * when the failure stands (a core knob, another error, NP_APPLY_STRICT, an
- * incomplete rollback).
+ * After a failed and cleanly rolled-back apply of `policy`: if the refused
+ * step is a refinement, either ask for the same plan with one coalescing
+ * request per field (a request of several fields, not yet split), or add
+ * what was refused (the field "coalesce.FIELD" when the request had one
+ * field and no field of the knob was left out yet, else the knob) to the
+ * comma-separated `drop` list and record it with the kernel's reason in
+ * `res`; either way clear `err`.  NP_REFUSAL_STANDS for a core knob, another
+ * error, NP_APPLY_STRICT, an incomplete rollback.
  */
-bool np_refusal_drop(const struct np_policy *policy, unsigned flags, const char *knob,
-		     struct np_apply_result *res, char *drop, size_t len, struct np_error *err);
+enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
+				struct np_refused *what, struct np_apply_result *res, char *drop,
+				size_t len, struct np_error *err);
 
 #endif

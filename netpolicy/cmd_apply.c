@@ -41,8 +41,15 @@ static struct json_object *dropped_json(struct cli *c, const struct np_apply_res
 	for (unsigned i = 0; i < np_apply_result_n_dropped(res); i++) {
 		struct json_object *o = json_object_new_object();
 
+		const char *field = np_apply_result_dropped_field(res, i);
+		const char *name = np_apply_result_dropped_errno(res, i);
+
 		cli_jadd(c, o, "knob",
 				       json_object_new_string(np_apply_result_dropped_knob(res, i)));
+		if (field && field[0])
+			cli_jadd(c, o, "field", json_object_new_string(field));
+		if (name)
+			cli_jadd(c, o, "errno", json_object_new_string(name));
 		cli_jadd(c, o, "reason",
 				       json_object_new_string(np_apply_result_dropped_reason(res, i)));
 		cli_jpush(c, arr, o);
@@ -171,10 +178,13 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 	}
 	/* what the driver refused and the apply left out: said even with
 	 * --quiet, since the device is not quite at the policy */
-	for (unsigned i = 0; !c->json && i < np_apply_result_n_dropped(res); i++)
-		fprintf(r >= 0 ? stdout : stderr, "%s: dropped %s (the driver refused it: %s)\n",
-			c->device, np_apply_result_dropped_knob(res, i),
+	for (unsigned i = 0; !c->json && i < np_apply_result_n_dropped(res); i++) {
+		const char *field = np_apply_result_dropped_field(res, i);
+
+		fprintf(r >= 0 ? stdout : stderr, "%s: dropped %s%s%s (the driver refused it: %s)\n",
+			c->device, np_apply_result_dropped_knob(res, i), field[0] ? " " : "", field,
 			np_apply_result_dropped_reason(res, i));
+	}
 	return rc;
 }
 

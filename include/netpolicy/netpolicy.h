@@ -637,6 +637,30 @@ NP_EXPORT const char *np_apply_result_dropped_knob(const struct np_apply_result 
 NP_EXPORT const char *np_apply_result_dropped_reason(const struct np_apply_result *res,
 						     unsigned i);
 /**
+ * np_apply_result_dropped_field() - the one field of a refused refinement left out
+ * @res: the result
+ * @i: which, below np_apply_result_n_dropped()
+ *
+ * A coalescing request of several fields that the driver refused is tried
+ * again one field per request; the field it refused is left out and the
+ * others applied.
+ *
+ * Return: the field's name ("rx-frames"), "" when the whole knob was left
+ * out, or NULL for @i out of range.
+ */
+NP_EXPORT const char *np_apply_result_dropped_field(const struct np_apply_result *res,
+						    unsigned i);
+/**
+ * np_apply_result_dropped_errno() - the error the driver refused a refinement with
+ * @res: the result
+ * @i: which, below np_apply_result_n_dropped()
+ *
+ * Return: the errno's name ("EINVAL", "ERANGE", "EOPNOTSUPP"), or NULL for
+ * @i out of range.
+ */
+NP_EXPORT const char *np_apply_result_dropped_errno(const struct np_apply_result *res,
+						    unsigned i);
+/**
  * np_apply_result_token() - the token of a tentative apply
  * @res: the result
  *

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drivers/np_drivers.h"
 #include "np_engine.h"
 #include "np_policy.h"
 #include "np_test_hooks.h"
@@ -174,6 +175,7 @@ static int step(struct np_engine *e, struct np_state **cur, const struct np_stat
 	r = knob->apply(e->be, *cur, goal, s, err);
 	if (r < 0) {
 		e->failed_knob = knob->name;
+		e->failed_fields = s->fields;
 		if (err) {
 			err->phase = phase;
 			err->step = (int)e->step;
@@ -223,13 +225,21 @@ static int refine(struct np_engine *e, const struct np_state *cur, struct np_err
 	return 0;
 }
 
+static bool rules_made_way(const struct np_state *cur)
+{
+	const struct np_driver *drv = np_driver_lookup(cur->dev.driver);
+
+	return drv && drv->rules_block_channels && cur->dev.steer.n_rules;
+}
+
 int np_engine_converge(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
 		       enum np_phase phase, struct np_error *err)
 {
 	e->ctx->counts.diffs++;
 	for (size_t k = 0; np_knobs[k]; k++) {
 		const struct np_knob *knob = np_knobs[k];
-		struct np_plan p = { .target = (struct np_state *)goal };
+		struct np_plan p = { .target = (struct np_state *)goal,
+				     .split = e->split && phase == NP_PHASE_APPLY };
 		bool reread = false;
 		int r;
 
@@ -244,6 +254,10 @@ int np_engine_converge(struct np_engine *e, struct np_state **cur, const struct 
 			e->reopened = true;
 			if (!reread)
 				r = refresh(e, cur, knob->rereads, phase, err);
+			/* the rules deleted to make way (knob/steer.c) are still
+			 * in the reading: a driver that took the change has none */
+			if (r >= 0 && knob == &np_knob_channels && rules_made_way(*cur))
+				r = np_engine_read(e, cur, phase, err);
 			if (r >= 0 && phase == NP_PHASE_APPLY && e->plan && e->plan->policy) {
 				r = refine(e, *cur, err);
 				if (r >= 0)

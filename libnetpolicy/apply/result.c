@@ -70,6 +70,16 @@ const char *np_apply_result_dropped_reason(const struct np_apply_result *res, un
 	return res && i < res->n_dropped ? res->dropped[i].reason : NULL;
 }
 
+const char *np_apply_result_dropped_field(const struct np_apply_result *res, unsigned i)
+{
+	return res && i < res->n_dropped ? res->dropped[i].field : NULL;
+}
+
+const char *np_apply_result_dropped_errno(const struct np_apply_result *res, unsigned i)
+{
+	return res && i < res->n_dropped ? np_errno_name(res->dropped[i].code) : NULL;
+}
+
 unsigned long long np_apply_result_token(const struct np_apply_result *res)
 {
 	return res ? res->token : 0;

@@ -169,18 +169,30 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 		    unsigned flags, struct np_commit *c, struct np_error *err)
 {
 	const char *what = plan->policy ? plan->policy->name : "plan";
+	struct np_refused refused = { 0 };
 	struct np_plan *again = NULL;
+	enum np_refusal how;
 	int r;
 
 	e->plan = plan;
 	r = np_engine_run(e, cur, plan->target, what, c, err);
-	while (r < 0 && np_refusal_drop(e->policy, flags, e->failed_knob, e->res, e->drop,
-					sizeof(e->drop), err)) {
-		np_log(e->ctx, NP_LOG_INFO, "%s: %s: %s; applying the policy without it", e->ifname,
-		       e->failed_knob, e->res->dropped[e->res->n_dropped - 1].reason);
+	while (r < 0) {
+		refused.knob = e->failed_knob;
+		refused.fields = e->failed_fields;
+		how = np_refusal_drop(e->policy, flags, &refused, e->res, e->drop, sizeof(e->drop), err);
+		if (how == NP_REFUSAL_STANDS)
+			break;
+		e->split = refused.split;
+		if (how == NP_REFUSAL_SPLIT)
+			np_log(e->ctx, NP_LOG_INFO, "%s: %s refused; trying one field per request to "
+			       "find which", e->ifname, e->failed_knob);
+		else
+			np_log(e->ctx, NP_LOG_INFO, "%s: %s: %s; applying the policy without it",
+			       e->ifname, e->failed_knob, e->res->dropped[e->res->n_dropped - 1].reason);
 		np_plan_free(again);
 		again = NULL;
 		e->failed_knob = NULL;
+		e->failed_fields = 0;
 		np_engine_answers_free(e);
 		if (c->policy != NP_REC_REMOVE) {
 			c->policy = NP_REC_SET;
@@ -196,6 +208,7 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 			r = np_engine_run(e, cur, again->target, what, c, err);
 		}
 	}
+	e->split = false;
 	np_plan_free(again);
 	return r;
 }

@@ -281,6 +281,9 @@ static const struct np_driver drivers[] = {
 		.irq_names = "ice-<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_DRIVER_IFNAME,
 		.ntuple_file = ICE_NTUPLE, .no_rss_ctx = true, .perqueue_coalesce = true,
 		.ntuple_partial_mask = -EOPNOTSUPP,
+		/* ice_set_channels() (ice_ethtool.c, in 6.1): "Cannot set
+		 * channels when Flow Director filters are active", EOPNOTSUPP */
+		.rules_block_channels = true,
 		.ntuple_types = IP_TYPES | NP_FLOW_BIT(SCTP_V4_FLOW) | NP_FLOW_BIT(SCTP_V6_FLOW),
 	},
 	{

@@ -95,6 +95,7 @@ struct np_driver {
 	bool paired_tx_follows_rx;
 	/* channels */
 	bool no_set_channels;		/* get_channels without set_channels */
+	bool rules_block_channels;	/* no channel change while any ntuple rule exists */
 	enum np_chan_effect chan_affinity;	/* what a channel change does to IRQ affinity */
 	enum np_chan_effect chan_xps;		/* ... and to the queues' XPS maps */
 	const char *irq_names;		/* how its queue IRQs are named in /proc/interrupts */

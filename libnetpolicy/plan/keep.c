@@ -5,6 +5,7 @@
  * target gets the knob's values from the device as it is, so the differ
  * plans no step for it and `check` sees no drift there.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "np_plan.h"
@@ -59,9 +60,27 @@ static void keep_queues(struct np_dev *t, const struct np_dev *d, const char *kn
 	}
 }
 
+/* "coalesce.FIELD": one field the driver refused, the others of the
+ * request applied (apply/refuse.c). */
+static void keep_coal_fields(struct np_plan *plan, const struct np_state *st, const char *drop)
+{
+	for (int f = 0; f < NP_COAL__COUNT; f++) {
+		char item[40];
+
+		snprintf(item, sizeof(item), "coalesce.%s", np_coal_field_name(f));
+		if (!np_knob_listed(drop, item))
+			continue;
+		plan->target->dev.coalesce.val[f] = st->dev.coalesce.val[f];
+		np_plan_note(plan, "coalesce", "%s left as it is: the driver refused it when this "
+			     "policy was applied", np_coal_field_name(f));
+	}
+}
+
 void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop)
 {
 	struct np_state *t = plan->target;
+
+	keep_coal_fields(plan, st, drop);
 
 	for (size_t k = 0; np_knobs[k]; k++) {
 		const char *name = np_knobs[k]->name;

@@ -178,6 +178,10 @@ static int plan_channels(const struct np_plan_opts *opts, const struct np_state 
 		why = "no channel setter in driver";
 	else if (opts && np_knob_listed(opts->drop, "channels"))
 		why = "refused (when this policy was applied) by";
+	else if (drv && drv->rules_block_channels && !t->steer.err && t->steer.n_rules)
+		/* the rules left in the target are not netpolicy's: never
+		 * deleted to make way (knob/steer.c deletes only ours) */
+		why = "ntuple rules that are not netpolicy's block a channel change in driver";
 	if (why) {
 		np_plan_note(plan, "channels", "%s %s: keeping %u rx / %u tx queues",
 			     why, st->dev.driver, st->dev.n_rxq, st->dev.n_txq);
@@ -510,6 +514,28 @@ static int mixed_options(const struct np_policy *policy, const struct np_plan_op
 
 /* A plan is the planner's target plus the differ's steps from the state it
  * was planned on.  np_plan_compute (compose.c) reads the base first. */
+/* A driver the table does not know: the kernel said which knobs and fields
+ * it has, but not which values it takes (ranges, special values, ordering).
+ * The plan says which of its values nothing has checked; a value the driver
+ * refuses is left out at apply time (apply/refuse.c). */
+static void unverified(const struct np_state *st, struct np_plan *plan)
+{
+	static const char *const knobs[] = { "channels", "rings", "coalesce", "queue-coalesce",
+					     "ntuple" };
+	const char *drv = st->dev.driver[0] ? st->dev.driver : "(unknown)";
+
+	if (np_driver_lookup(st->dev.driver))
+		return;
+	for (size_t k = 0; k < NP_ARRAY_SIZE(knobs); k++)
+		for (size_t i = 0; i < plan->n_steps; i++)
+			if (!strcmp(plan->steps[i].knob->name, knobs[k])) {
+				np_plan_note(plan, knobs[k], "values not verified for driver %s (not "
+					     "in the driver table): one it refuses is left out and "
+					     "reported, or with --strict fails the apply", drv);
+				break;
+			}
+}
+
 int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_opts *opts,
 			 const struct np_state *state, const struct np_plan_base *base,
 			 struct np_plan **ret, struct np_error *err)
@@ -567,6 +593,7 @@ int np_plan_compute_mixed(const struct np_policy *policy, const struct np_plan_o
 		np_err(err, r, NP_PHASE_PLAN, NULL, "out of memory");
 		goto fail;
 	}
+	unverified(state, plan);
 	*ret = plan;
 	return 0;
 fail:

@@ -174,6 +174,11 @@ static int channels(struct np_sim *s, struct np_sim_call *c, const struct np_cha
 		if (e < 0)
 			return np_sim_fail(err, c->phase, c->knob, e, why);
 	}
+	/* the ethtool core's checks first, then the driver's */
+	drv = s->m.no_driver_rules ? NULL : np_driver_lookup(d->driver);
+	if (drv && drv->rules_block_channels && d->steer.n_rules)
+		return np_sim_fail(err, c->phase, c->knob, -EOPNOTSUPP,
+				   "Cannot set channels when Flow Director filters are active");
 	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
 		return 0;
 	n.rx = want->rx;
@@ -348,7 +353,8 @@ int np_sim_set_coalesce(struct np_backend *be, const struct np_dev *dev,
 			    const struct np_coalesce *want, uint32_t fields, struct np_error *err)
 {
 	struct np_sim *s = np_sim_of(be);
-	struct np_sim_call c = { .op = NP_SIM_OP_SET_COALESCE, .phase = NP_PHASE_APPLY, .knob = "coalesce" };
+	struct np_sim_call c = { .op = NP_SIM_OP_SET_COALESCE, .phase = NP_PHASE_APPLY, .knob = "coalesce",
+				 .fields = fields };
 	int r = np_sim_begin(s, &c, dev->ifname, true, err);
 
 	if (r >= 0)

@@ -63,8 +63,10 @@ int np_sim_begin(struct np_sim *s, struct np_sim_call *c, const char *ifname, bo
 		if (f->op != c->op)
 			continue;
 		counted = true;
-		if (!hit && f->after == s->m.calls[c->op] &&
-		    (!f->device[0] || !strcmp(f->device, ifname)))
+		if (hit || (f->device[0] && strcmp(f->device, ifname)))
+			continue;
+		if (f->fields ? (f->fields & c->fields) && s->m.calls[c->op] >= f->after :
+				f->after == s->m.calls[c->op])
 			hit = f;
 	}
 	if (counted) {

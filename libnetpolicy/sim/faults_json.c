@@ -102,6 +102,16 @@ static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault
 			return np_sim_bad(err, p, "device: expected a device name");
 		snprintf(f->device, sizeof(f->device), "%s", json_object_get_string(v));
 	}
+	if (json_object_object_get_ex(o, "field", &v)) {
+		int fld = json_object_is_type(v, json_type_string) ?
+				  np_coal_field_lookup(json_object_get_string(v)) : -1;
+
+		if (f->op != NP_SIM_OP_SET_COALESCE || f->mode != NP_SIM_MODE_FAIL)
+			return np_sim_bad(err, p, "field: only a failing set_coalesce names a field");
+		if (fld < 0)
+			return np_sim_bad(err, p, "field: expected a coalescing field like \"rx-frames\"");
+		f->fields = 1u << fld;
+	}
 	return 0;
 }
 

@@ -48,6 +48,9 @@ struct np_sim_fault {
 	int code;		/* NP_SIM_MODE_FAIL: negative errno */
 	char extack[200];
 	char device[IFNAMSIZ];	/* "" = any device */
+	/* set_coalesce: fires on every call from the after-th on whose
+	 * request carries this field (a driver refusing one value) */
+	uint32_t fields;
 };
 
 struct np_sim_model {
@@ -82,6 +85,7 @@ struct np_sim_call {
 	const char *knob;
 	struct np_dev *dev;		/* NULL when the device is gone */
 	const struct np_sim_fault *fault;	/* an "ignore" or "round" fault that fired */
+	uint32_t fields;		/* set_coalesce: the fields the request carries */
 };
 
 static inline struct np_sim *np_sim_of(struct np_backend *be)

@@ -55,6 +55,14 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 			return r;
 		fields &= ~arx;
 	}
+	/* one request per field: which one the driver refuses (refuse.c) */
+	for (int f = 0; plan->split && f < NP_COAL__COUNT; f++)
+		if (fields & (1u << f)) {
+			fields &= ~(1u << f);
+			r = add_step(plan, a, b, 1u << f);
+			if (r < 0 || !fields)
+				return r;
+		}
 	return add_step(plan, a, b, fields);
 }
 

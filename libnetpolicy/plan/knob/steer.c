@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drivers/np_drivers.h"
 #include "np_plan.h"
 
 static bool same_rule(const struct np_rule *a, const struct np_rule *b)
@@ -117,10 +118,24 @@ static bool usable(const struct np_steer *a, const struct np_steer *b)
 	return !a->err && !b->err;
 }
 
+/* A driver that refuses any channel change while rules exist (ice): every
+ * rule goes before the change and what the target has comes back after it,
+ * in the same transaction (the planner keeps the channel count when a
+ * rule is not netpolicy's). */
+static bool rules_in_the_way(const struct np_state *from, const struct np_state *to)
+{
+	const struct np_driver *drv = np_driver_lookup(to->dev.driver);
+	const struct np_channels *a = &from->dev.channels, *b = &to->dev.channels;
+
+	return drv && drv->rules_block_channels && !a->err && !b->err &&
+	       (a->rx != b->rx || a->tx != b->tx || a->combined != b->combined);
+}
+
 static int diff_rules_delete(struct np_plan *plan, const struct np_state *from,
 			     const struct np_state *to)
 {
 	const struct np_steer *a = &from->dev.steer, *b = &to->dev.steer;
+	bool all = rules_in_the_way(from, to);
 	char what[48];
 
 	if (!usable(a, b))
@@ -129,7 +144,7 @@ static int diff_rules_delete(struct np_plan *plan, const struct np_state *from,
 		const struct np_rule *r = &a->rules[i], *n = np_steer_rule(b, r->fs.location);
 		struct np_value x = rule_target(r), none = { .kind = NP_VAL_NONE };
 
-		if (same_rule(r, n) || (!n && placed_any(a, i, b)))
+		if (!all && (same_rule(r, n) || (!n && placed_any(a, i, b))))
 			continue;
 		rule_what(what, sizeof(what), r);
 		if (np_plan_add_step(plan, &np_knob_ntuple_delete, (int)r->fs.location, 0) < 0 ||
@@ -143,6 +158,7 @@ static int diff_rules_insert(struct np_plan *plan, const struct np_state *from,
 			     const struct np_state *to)
 {
 	const struct np_steer *a = &from->dev.steer, *b = &to->dev.steer;
+	bool all = rules_in_the_way(from, to);
 	char what[48];
 
 	if (!usable(a, b))
@@ -153,7 +169,7 @@ static int diff_rules_insert(struct np_plan *plan, const struct np_state *from,
 
 		bool any = r->fs.location == RX_CLS_LOC_ANY;
 
-		if (any ? have_any(a, b, i) : same_rule(r, o))
+		if (!all && (any ? have_any(a, b, i) : same_rule(r, o)))
 			continue;
 		rule_what(what, sizeof(what), r);
 		if (np_plan_add_step(plan, &np_knob_ntuple, any ? (int)i : (int)r->fs.location,
