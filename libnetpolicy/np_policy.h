@@ -115,6 +115,9 @@ int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigne
 		struct np_plan *plan);
 void np_plan_rps(const struct np_policy *p, const struct np_state *st,
 		 const struct np_cpu_order *o, unsigned nq, unsigned want, struct np_plan *plan);
+/* plan_rss.c: the indirection table (one the driver has) even over the nq
+ * planned queues (a driver's own even table stays as it is) */
+void np_plan_rss(const struct np_state *st, unsigned nq, struct np_plan *plan);
 /* plan_rps.c: the local CPUs without a queue's IRQ into the RPS masks of
  * the first nrx rx queues; returns how many CPUs it placed. */
 unsigned np_spread_rps(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,

@@ -333,51 +333,6 @@ static void plan_rings(const struct np_policy *p, const struct np_state *st,
 			     "drops (ethtool -S)", r->rx, r->max_rx);
 }
 
-/* Every entry names one of the nq queues and each queue has as many entries
- * as the next (one more where the size does not divide).  igb's own table
- * is blocks (entry j -> j * n / 128, igb_setup_mrqc() in igb_main.c, 6.12):
- * as even as i % n, and rewriting it would set the kernel's "user-set" flag
- * that makes later channel shrinks fail. */
-static bool rss_even_over(const struct np_rss *r, unsigned nq)
-{
-	uint32_t count[64] = {};
-
-	if (!nq || nq > 64 || r->rx_rings != nq)
-		return false;
-	for (uint32_t i = 0; i < r->indir_size; i++) {
-		if (r->indir[i] >= nq)
-			return false;
-		count[r->indir[i]]++;
-	}
-	for (unsigned q = 0; q < nq; q++)
-		if (count[q] != r->indir_size / nq && count[q] != r->indir_size / nq + 1)
-			return false;
-	return true;
-}
-
-static void plan_rss(const struct np_state *st, unsigned nq, struct np_plan *plan)
-{
-	struct np_rss *rss = &plan->target->dev.rss;
-
-	if (rss->err || !rss->indir_size) {
-		np_plan_note(plan, "rss", "%s %s: the driver's own spreading stays",
-			     rss->err ? np_unsupported(rss->err) : "no indirection table from",
-			     st->dev.driver);
-		return;
-	}
-	/* A table that already spreads evenly over the planned queues stays
-	 * as the driver made it. */
-	if (rss_even_over(&st->dev.rss, nq) && st->dev.rss.indir_size == rss->indir_size) {
-		memcpy(rss->indir, st->dev.rss.indir, sizeof(*rss->indir) * rss->indir_size);
-		rss->rx_rings = nq;
-		return;
-	}
-	/* Even over the planned queues: what the kernel's default table is. */
-	for (uint32_t i = 0; i < rss->indir_size; i++)
-		rss->indir[i] = nq ? i % nq : 0;
-	rss->rx_rings = nq;
-}
-
 static void plan_features(const struct np_state *st, struct np_plan *plan)
 {
 	struct np_features *f = &plan->target->dev.features;
@@ -436,7 +391,12 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	if (r < 0)
 		goto out;
 	plan_features(st, plan);
-	plan_rss(st, nq, plan);
+	if (plan->target->dev.rss.err || !plan->target->dev.rss.indir_size)
+		np_plan_note(plan, "rss", "%s %s: the driver's own spreading stays",
+			     plan->target->dev.rss.err ? np_unsupported(plan->target->dev.rss.err) :
+			     "no indirection table from", st->dev.driver);
+	else
+		np_plan_rss(st, nq, plan);
 	plan_rings(p, st, base, nq, plan);
 	np_plan_coalesce(p, st, plan);
 	np_plan_queue_coalesce(plan);
