@@ -12,9 +12,9 @@ mode=${1:-}
 # Only missing packages are installed: apt-get install of an installed
 # package would upgrade it, which is not ours to do.
 packages=(build-essential autoconf automake libtool pkg-config libmnl-dev libnl-3-dev
-	libnl-route-3-dev libjson-c-dev bats bash-completion ethtool iproute2 strace jq time util-linux
+	libnl-route-3-dev libjson-c-dev bats bash-completion ethtool iproute2 strace jq time util-linux iperf3
 	systemd ansible-core python3 python3-jsonschema)
-lab_packages=(qemu-system-x86 kmod cpio busybox-static xz-utils)
+lab_packages=(qemu-system-x86 kmod cpio busybox-static xz-utils zstd)
 # the Debian package build (tests/pkg/deb.bats)
 deb_packages=(dpkg-dev debhelper lintian)
 
@@ -30,6 +30,23 @@ install_missing() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends "${missing[@]}"; }
+}
+
+# The lab's second stack (tests/lab/README.md) takes its kernel and QEMU 10
+# from Debian's bookworm-backports.  That suite's Release marks it
+# NotAutomatic (priority 100), so adding it upgrades nothing installed.
+add_backports() {
+	apt-cache policy 2>/dev/null | grep -q ' bookworm-backports/main ' && return 0
+	grep -q '^VERSION_CODENAME=bookworm$' /etc/os-release 2>/dev/null || return 0
+	echo "setup: adding the bookworm-backports suite" >&2
+	cat >/etc/apt/sources.list.d/netpolicy-backports.sources <<-EOF
+		Types: deb
+		URIs: http://deb.debian.org/debian
+		Suites: bookworm-backports
+		Components: main
+		Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	apt-get update -qq
 }
 
 build() {	# build DIR [configure args...]
@@ -71,6 +88,7 @@ demo)
 	;;
 check)
 	install_missing "${packages[@]}" "${lab_packages[@]}" "${deb_packages[@]}"
+	add_backports
 	build build
 	build build-asan --enable-sanitizers
 	rm -f build/tests/*/*.trs build-asan/tests/*/*.trs

@@ -12,6 +12,22 @@
 #include "np_engine.h"
 #include "np_policy.h"
 
+/* The caller's options as this library's struct (util/sized.c). */
+static int plan_opts_take(const struct np_plan_opts *in, struct np_plan_opts *out,
+			  struct np_error *err)
+{
+	int r = np_sized_in(in, out, sizeof(*out));
+
+	if (r == -EINVAL)
+		return np_err(err, r, NP_PHASE_INPUT, NULL, "planning options with sz %zu: "
+			      "declare them with NP_PLAN_OPTS()", in->sz);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_INPUT, NULL, "planning options of %zu bytes set "
+			      "members this libnetpolicy %s does not know (it knows %zu bytes)",
+			      in->sz, np_version(), sizeof(*out));
+	return 0;
+}
+
 /* The public entry to the pure planner: what the state store keeps of the
  * device and the machine (apply/base.c), then np_plan_compute_base. */
 int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
@@ -19,10 +35,15 @@ int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
 		    struct np_plan **ret, struct np_error *err)
 {
 	struct np_plan_base base;
+	struct np_plan_opts o;
 	int r;
 
 	if (!state)
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "no state");
+	r = plan_opts_take(opts, &o, err);
+	if (r < 0)
+		return r;
+	opts = &o;
 	/* without a context there is no state directory: the device as it
 	 * is is pristine and no other device needs anything */
 	if (!ctx)
@@ -48,7 +69,7 @@ static const struct np_plan_opts *with_recorded_drops(struct np_engine *e,
 						      const struct np_plan_opts *opts,
 						      unsigned flags, struct np_plan_opts_buf *buf)
 {
-	static const struct np_plan_opts none;
+	static const struct np_plan_opts none = { .sz = sizeof(none) };
 	struct np_policy_record *a = &buf->rec;
 	const char *cpus = opts && opts->cpus ? opts->cpus : "";
 
@@ -68,9 +89,14 @@ int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_poli
 	struct np_plan_opts_buf o;
 	struct np_state *cur = NULL;
 	struct np_plan *plan = NULL;
+	struct np_plan_opts in;
 	struct np_engine e;
 	int r;
 
+	r = plan_opts_take(opts, &in, err);
+	if (r < 0)
+		return r;
+	opts = &in;
 	/* Plan under the lock from the one read the apply starts from: no
 	 * other netpolicy can change the device between plan and apply. */
 	r = np_engine_begin(&e, ctx, ifname, res, true, err);

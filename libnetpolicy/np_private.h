@@ -110,6 +110,13 @@ enum np_read_part {
 	NP_READ_COALESCE = 1u << 2,
 };
 
+/* A device's traffic counters (rtnetlink stats64) and its link (try). */
+struct np_link_stats {
+	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
+	uint64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
+	bool up;		/* operstate up, or unknown (no carrier reporting) */
+};
+
 struct np_backend_ops {
 	const char *name;
 	int (*discover)(struct np_backend *be, const char *ifname, struct np_state *st,
@@ -156,6 +163,10 @@ struct np_backend_ops {
 	int (*ctx_set)(struct np_backend *be, const struct np_dev *dev,
 		       const struct np_rss_ctx *ctx, struct np_error *err);
 	int (*ctx_delete)(struct np_backend *be, const struct np_dev *dev, uint32_t id,
+			  struct np_error *err);
+	/* The device's counters and link; NULL: the backend has none (a
+	 * simulated device moves no traffic: counters 0, link up). */
+	int (*link_stats)(struct np_backend *be, const char *ifname, struct np_link_stats *ret,
 			  struct np_error *err);
 	void (*free)(struct np_backend *be);
 };
@@ -222,6 +233,13 @@ int np_text_file_read(int dirfd, const char *path, size_t max, char **ret, size_
 #define NP_TEXT_TRUSTED 2u
 int np_text_file_read_guarded(int dirfd, const char *path, size_t max, unsigned flags,
 			      char *why, size_t why_len, char **ret, size_t *ret_len);
+/* Size-prefixed public structs (util/sized.c): `in` (the caller's, NULL for
+ * defaults) into `out` (the library's, `known` bytes): -EINVAL when its sz
+ * is too small to be one, -E2BIG when a byte this library does not know is
+ * set.  np_sized_out copies the library's `src` into the caller's `dst`,
+ * as much as dst->sz holds (-EINVAL when it holds not even sz). */
+int np_sized_in(const void *in, void *out, size_t known);
+int np_sized_out(void *dst, const void *src, size_t known);
 struct stat;
 /* 0 when only root (or the caller) can change the file sb describes, else
  * -EPERM with the reason ("owned by uid 65534, not by root"). */

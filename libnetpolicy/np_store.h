@@ -63,6 +63,11 @@ enum np_file {
 	NP_FILE_TENTATIVE,
 	NP_FILE_JOURNAL,
 	NP_FILE_SYSCTL,
+	/* a --confirm its watchdog reverted at the deadline ({"deadline": N}):
+	 * a `confirm` that comes later says it was too late (exit 3) instead
+	 * of "nothing to confirm"; removed by that confirm and by the next
+	 * set or reset, which start from what the revert left */
+	NP_FILE_EXPIRED,
 	NP_FILE__COUNT
 };
 

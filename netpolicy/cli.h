@@ -24,9 +24,18 @@ enum {
 	NP_EXIT_UNRECORDED = 6,
 	NP_EXIT_BUSY = 7,	/* --wait expired: another netpolicy holds the device */
 	NP_EXIT_PARTIAL = 8,	/* plan: some devices changed, others failed */
-	NP_EXIT_STATE = 9,	/* an interrupted run's journal in a state directory that
+	NP_EXIT_STATE = 9,
+	NP_EXIT_COMMAND = 10,	/* try: the workload failed (or timed out) under a
+				 * condition; the device is back at its baseline */	/* an interrupted run's journal in a state directory that
 				 * cannot be written: refused, nothing was changed */
 };
+
+/* The exit code (exit_code.c, the one place that decides them): of a
+ * failed call (its error's phase), of an apply, reset or recovery (r, its
+ * result and error), of `confirm`. */
+int cli_exit_of_error(const struct np_error *err);
+int cli_exit_of_apply(int r, const struct np_apply_result *res, const struct np_error *err);
+int cli_exit_of_confirm(int r, const struct np_apply_result *res, const struct np_error *err);
 
 /* The version of the JSON documents' contract (netpolicy-json(7)): raised
  * when a member changes meaning or type or goes away, not when one is added. */
@@ -56,6 +65,13 @@ struct cli {
 	/* plan: the per-device JSON documents set would print are appended to
 	 * this array instead, to be printed as one document */
 	struct json_object *json_out;
+	/* try: its options, and the COMMAND after "--" */
+	int try_rounds;
+	double try_settle, try_timeout;
+	const char *try_metric, *try_keep, *try_log;
+	bool try_lower;
+	int cmd_argc;
+	char **cmd_argv;
 	bool changed;		/* a device was changed (for the exit status of output errors) */
 	bool out_failed;	/* a document could not be built (memory ran out): not printed */
 	/* watch --json: what made watch re-apply; each document is then one
@@ -126,6 +142,7 @@ int cmd_policies(struct cli *c);
 int cmd_watch(struct cli *c);
 int cmd_exec(struct cli *c);
 int cmd_plan(struct cli *c);
+int cmd_try(struct cli *c);
 /* plan with no configuration file: the default policy, dry run only */
 #define NP_DEFAULT_POLICY "throughput"
 int cli_plan_default(struct cli *c, const char *only, const char *config_path);

@@ -69,15 +69,11 @@ static void print_warnings(struct cli *c, struct json_object *plan_json)
 	}
 }
 
-int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
-		     const struct np_apply_result *res, const struct np_error *err)
+/* On stderr: an earlier run rolled back first, and one line for a
+ * failure: what failed, where, and what became of the device. */
+static void report_failure(const struct cli *c, int r, const struct np_apply_result *res,
+			   const struct np_error *err)
 {
-	int rc = NP_EXIT_OK;
-
-	print_warnings(c, plan_json);
-
-	if (np_apply_result_changed(res))
-		c->changed = true;
 	if (np_apply_result_recovered(res) && !c->quiet)
 		fprintf(stderr, "netpolicy: %s: rolled back an interrupted earlier run first\n",
 			c->device);
@@ -89,7 +85,6 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		np_error_format(err, buf, sizeof(buf));
 		fprintf(stderr, "netpolicy: %s: the change was applied, but %s; the next netpolicy "
 			"command for %s completes the records\n", c->device, buf, c->device);
-		rc = NP_EXIT_UNRECORDED;
 	} else if (r < 0) {
 		char buf[600], step[32] = "", gone[300];
 		const char *outcome;
@@ -114,18 +109,12 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 					 "(deleted, or moved to another one): nothing could be rolled "
 					 "back; its journal is kept for when it is back");
 			outcome = gone;
-			rc = NP_EXIT_ROLLBACK_FAILED;
 		} else if (np_apply_result_rollback_incomplete(res)) {
 			outcome = "rollback INCOMPLETE";
-			rc = NP_EXIT_ROLLBACK_FAILED;
 		} else if (np_apply_result_rolled_back(res)) {
 			outcome = "rolled back, the device is as it was";
-			rc = NP_EXIT_ROLLED_BACK;
 		} else {
 			outcome = NULL;
-			rc = np_error_phase(err) == NP_PHASE_INPUT ? NP_EXIT_USAGE :
-			     np_error_phase(err) == NP_PHASE_LOCK ? NP_EXIT_BUSY :
-			     np_error_phase(err) == NP_PHASE_STATE ? NP_EXIT_STATE : NP_EXIT_ERROR;
 		}
 		if (np_apply_result_rollback_incomplete(res))
 			fprintf(stderr, "netpolicy: %s: %s%s; %s: %s; the journal is kept, "
@@ -135,6 +124,18 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 			fprintf(stderr, "netpolicy: %s: %s%s%s%s\n", c->device, step, buf,
 				outcome ? "; " : "", outcome ? outcome : "");
 	}
+}
+
+int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
+		     const struct np_apply_result *res, const struct np_error *err)
+{
+	int rc = cli_exit_of_apply(r, res, err);
+
+	print_warnings(c, plan_json);
+
+	if (np_apply_result_changed(res))
+		c->changed = true;
+	report_failure(c, r, res, err);
 	if (c->json) {
 		cli_jadd(c, plan_json, "dry_run", json_object_new_boolean(0));
 		cli_jadd(c, plan_json, "changed",
@@ -306,7 +307,7 @@ int cmd_reset(struct cli *c)
 
 void cli_note_pending(struct cli *c, struct json_object *obj)
 {
-	struct np_pending p;
+	struct np_pending p = { .sz = sizeof(p) };
 	CLI_ERROR(err);
 	long long now = (long long)time(NULL);
 

@@ -114,7 +114,7 @@ static void log_to_syslog(void *userdata, enum np_log_level level, const char *m
 
 unsigned long long cli_pending_token(struct cli *c)
 {
-	struct np_pending p;
+	struct np_pending p = { .sz = sizeof(p) };
 	CLI_ERROR(err);
 
 	np_error_clear(err);
@@ -251,21 +251,10 @@ int cmd_confirm(struct cli *c)
 		return cli_out_of_memory();
 	np_error_clear(err);
 	r = np_confirm(c->ctx, c->device, res, err);
-	if (r == -ETIME || (r < 0 && (np_apply_result_rolled_back(res) ||
-				      np_apply_result_rollback_incomplete(res)))) {
-		char buf[600];
-
-		/* never "confirmed" for a change that is not there any more */
-		fprintf(stderr, "netpolicy: %s: %s\n", c->device, np_error_format(err, buf, sizeof(buf)));
-		return np_apply_result_rollback_incomplete(res) ? NP_EXIT_ROLLBACK_FAILED :
-								   NP_EXIT_ROLLED_BACK;
-	}
 	if (r < 0) {
-		int rc = cli_fail(c, err);
-
-		/* nothing pending is not a mistake in the command line: exit 1,
-		 * nothing was changed (netpolicy(8)) */
-		return rc == NP_EXIT_USAGE ? NP_EXIT_ERROR : rc;
+		/* never "confirmed" for a change that is not there any more */
+		cli_fail(c, err);
+		return cli_exit_of_confirm(r, res, err);
 	}
 	if (c->json) {
 		struct json_object *o = json_object_new_object();

@@ -48,7 +48,7 @@ static bool finish_entry(struct cli *c, struct json_object *devs, size_t before,
 static int validate_devices(struct cli *c, const struct np_config *cfg, const char *only)
 {
 	for (size_t i = 0; i < np_config_n_devices(cfg); i++) {
-		struct np_plan_opts opts = { .cpus = np_config_cpus(cfg, i) };
+		NP_PLAN_OPTS(opts, .cpus = np_config_cpus(cfg, i));
 		const struct np_policy *policy;
 		struct np_state *st = NULL;
 		struct np_plan *plan = NULL;
@@ -126,7 +126,7 @@ int cmd_plan(struct cli *c)
 	}
 	for (size_t i = 0; i < np_config_n_devices(cfg); i++) {
 		const char *name = np_config_policy(cfg, i);
-		struct np_plan_opts opts = { .cpus = np_config_cpus(cfg, i) };
+		NP_PLAN_OPTS(opts, .cpus = np_config_cpus(cfg, i));
 		const struct np_policy *policy;
 		size_t before = devs ? json_object_array_length(devs) : 0;
 		int r;

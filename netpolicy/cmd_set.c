@@ -80,7 +80,7 @@ out:
 
 int cmd_set(struct cli *c)
 {
-	struct np_plan_opts opts = { .cpus = c->cpus };
+	NP_PLAN_OPTS(opts, .cpus = c->cpus);
 	const struct np_policy *policy;
 	CLI_ERROR(err);
 
@@ -98,9 +98,8 @@ int cmd_set(struct cli *c)
 /* netpolicy DEVICE check [POLICY]: does the device match its plan? */
 int cmd_check(struct cli *c)
 {
-	const char *text;
 	const struct np_policy *policy;
-	struct np_plan_opts opts = { .cpus = c->cpus };
+	NP_PLAN_OPTS(opts, .cpus = c->cpus);
 	const char *flows[CLI_FLOWS_MAX];
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
@@ -149,8 +148,7 @@ int cmd_check(struct cli *c)
 	}
 	cli_jadd(c, obj, "drift", json_object_new_boolean(rc == NP_EXIT_DRIFT));
 	cli_note_pending(c, obj);
-	text = json_object_to_json_string(obj);
-	if (rc == NP_EXIT_DRIFT && text && strstr(text, "\"irq-affinity\""))
+	if (rc == NP_EXIT_DRIFT && np_plan_changes(plan, "irq-affinity"))
 		cli_irqbalance_note(c, true);
 	if (c->json)
 		cli_print_json(c, obj);

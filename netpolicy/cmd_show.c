@@ -77,7 +77,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	const struct np_policy *policy;
 	struct np_plan *plan = NULL;
 	CLI_ACTIVE(active);
-	struct np_plan_opts opts = {};
+	NP_PLAN_OPTS(opts);
 	const char *flows[CLI_FLOWS_MAX];
 	CLI_ERROR(err);
 	const char *name, *cpus;

@@ -231,10 +231,10 @@ static void fought(struct cli *c, struct track *tr, const char *what)
 static int recheck(struct cli *c, struct tracks *t, const struct due *d)
 {
 	struct track *tr;
-	struct np_plan_opts opts = { 0 };
+	NP_PLAN_OPTS(opts);
 	const char *flows[CLI_FLOWS_MAX];
 	const struct np_policy *policy;
-	struct np_pending pend;
+	struct np_pending pend = { .sz = sizeof(pend) };
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	CLI_ERROR(err);

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "try_stats.h"
 /* --root and the step hook are for tests, not API: only the test build
  * (tests/netpolicy-test, -DNP_TEST_HOOKS) has them */
 #include "np_test_hooks.h"
@@ -39,12 +41,14 @@ static const struct command commands[] = {
 	{ "plan", false, cmd_plan, "[DEVICE]", "bring every configured device to its policy", false, true },
 	{ "exec", true, cmd_exec, "CLASS -- CMD [ARG...]", "run CMD on the CPUs of CLASS of DEVICE (mixed policy)", false, false },
 	{ "policies", false, cmd_policies, "", "each policy, what it sets and why", false, false },
+	{ "try", true, cmd_try, "[POLICY...] -- COMMAND [ARG...]", "run COMMAND under each policy in rounds; say which helps", false, true },
 	{ "watch", false, cmd_watch, "[DEVICE...]", "apply a policy again when its device loses it", false, true },
 };
 
 enum {
 	OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
 	OPT_POLICY_DIR, OPT_WAIT, OPT_STRICT, OPT_IRQBALANCE_BAN, OPT_FLOW, OPT_DEFAULT, OPT_WEIGHT,
+	OPT_ROUNDS, OPT_SETTLE, OPT_TIMEOUT, OPT_METRIC, OPT_LOWER, OPT_KEEP, OPT_LOG,
 };
 
 struct cli_option {
@@ -68,7 +72,7 @@ static const struct cli_option options[] = {
 #endif
 	{ "policy-dir", OPT_POLICY_DIR, "DIR", NULL, "custom policies (default " NP_POLICY_DIR ")" },
 	{ "wait", OPT_WAIT, "SECS", NULL, "wait at most SECS for a device another netpolicy holds (exit 7)" },
-	{ "dry-run", 'n', NULL, "set reset plan", "print the plan, change nothing" },
+	{ "dry-run", 'n', NULL, "set reset plan try", "print the plan, change nothing" },
 	{ "cpus", OPT_CPUS, "LIST", "set check", "CPUs the policy may use (default: online, not isolated)" },
 	{ "confirm", OPT_CONFIRM, "SECS", "set", "roll back after SECS unless 'DEVICE confirm' comes first" },
 	{ "flow", OPT_FLOW, "CLASS:SPEC", "set",
@@ -80,6 +84,14 @@ static const struct cli_option options[] = {
 	{ "config", OPT_CONFIG, "FILE", "plan", "the devices and their policies (default " NP_CONFIG_PATH ")" },
 	{ "irqbalance-ban", OPT_IRQBALANCE_BAN, NULL, "set plan",
 	  "ask a running irqbalance to leave the device's queue IRQs alone" },
+	{ "rounds", OPT_ROUNDS, "N", "try", "runs of COMMAND under each condition (default 5)" },
+	{ "settle", OPT_SETTLE, "SECS", "try", "wait SECS after each change before COMMAND (default 1)" },
+	{ "timeout", OPT_TIMEOUT, "SECS", "try", "stop a run of COMMAND after SECS, 0 never (default 600)" },
+	{ "metric", OPT_METRIC, "REGEX", "try",
+	  "the measure: REGEX's group in COMMAND's output (default: wall time)" },
+	{ "lower-is-better", OPT_LOWER, NULL, "try", "a lower metric is better (latency)" },
+	{ "keep", OPT_KEEP, "best|none", "try", "best: apply the significant winner as set does" },
+	{ "log", OPT_LOG, "DIR", "try", "keep each run's output in DIR/ROUND-CONDITION.log" },
 	{ "help", 'h', NULL, NULL, "this text" },
 	{ "version", OPT_VERSION, NULL, NULL, "print the version" },
 };
@@ -132,7 +144,7 @@ static void usage(FILE *out)
 	      "check, 6 changed but a record or the output could not be written, 7 device busy\n"
 	      "(--wait expired), 8 plan changed some devices and failed on others, 9 an\n"
 	      "interrupted run's journal in a state directory that cannot be written (nothing\n"
-	      "changed).\n"
+	      "changed), 10 try's COMMAND failed (the device is back at its baseline).\n"
 	      "See netpolicy(8).\n", out);
 }
 
@@ -227,24 +239,114 @@ static int output_status(int r, bool changed, int out_err)
 	return r == NP_EXIT_OK ? (changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR) : r;
 }
 
-int main(int argc, char **argv)
+/* What the options say besides struct cli: where things are, which
+ * options were given, and how many words follow "--". */
+struct args {
+	const char *state_dir, *model, *root, *policy_dir;
+	bool given[CLI_ARRAY_SIZE(options)];
+	int n_after;		/* words after "--" (try's COMMAND), -1: no "--" */
+};
+
+/* The options that take a count: their range and what they count. */
+static int number_option(struct cli *c, int opt)
+{
+	static const struct {
+		int key;
+		size_t at;
+		long lo, hi;
+		const char *name, *unit;
+		bool dbl;	/* a double in struct cli, else an int */
+	} nums[] = {
+		{ OPT_CONFIRM, offsetof(struct cli, confirm), 1, 86400, "confirm", "seconds", false },
+		{ OPT_WAIT, offsetof(struct cli, wait), 0, 86400, "wait", "seconds", false },
+		{ OPT_ROUNDS, offsetof(struct cli, try_rounds), 1, TRY_STATS_MAX, "rounds", "rounds",
+		  false },
+		{ OPT_SETTLE, offsetof(struct cli, try_settle), 0, 3600, "settle", "seconds", true },
+		{ OPT_TIMEOUT, offsetof(struct cli, try_timeout), 0, 86400, "timeout", "seconds",
+		  true },
+	};
+
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(nums); i++) {
+		char *field = (char *)c + nums[i].at;
+		int v;
+
+		if (nums[i].key != opt)
+			continue;
+		v = parse_seconds(optarg, nums[i].lo, nums[i].hi);
+		if (nums[i].dbl)
+			*(double *)field = v;
+		else
+			*(int *)field = v;
+		if (v < 0)
+			return cli_usage_error("--%s: '%s' is not a number of %s (%ld-%ld)",
+					       nums[i].name, optarg, nums[i].unit, nums[i].lo,
+					       nums[i].hi);
+		return 0;
+	}
+	return -1;
+}
+
+/* One option: -1 to go on, else the exit code to stop with. */
+static int parse_option(struct cli *c, struct args *a, int opt)
+{
+	switch (opt) {
+	case 'j': c->json = true; break;
+	case 'v': c->verbose = true; break;
+	case 'q': c->quiet = true; break;
+	case 'h':
+		/* longer than stdio's buffer: the failed write's errno is
+		 * gone by the final flush */
+		errno = 0;
+		usage(stdout);
+		return output_status(NP_EXIT_OK, false, ferror(stdout) ? errno : 0);
+	case OPT_STATE_DIR: a->state_dir = optarg; break;
+	case OPT_MODEL: a->model = optarg; break;
+#ifdef NP_TEST_HOOKS
+	case OPT_ROOT: a->root = optarg; break;
+#endif
+	case OPT_POLICY_DIR: a->policy_dir = optarg; break;
+	case 'n': c->dry_run = true; break;
+	case OPT_CPUS: c->cpus = optarg; break;
+	case OPT_CONFIG: c->config = optarg; break;
+	case OPT_STRICT: c->strict = true; break;
+	case OPT_IRQBALANCE_BAN: c->irqbalance_ban = true; break;
+	case OPT_FLOW:
+		if (c->n_flows == CLI_FLOWS_MAX)
+			return cli_usage_error("--flow: at most %d flows", CLI_FLOWS_MAX);
+		c->flows[c->n_flows++] = optarg;
+		break;
+	case OPT_DEFAULT: c->default_class = optarg; break;
+	case OPT_WEIGHT:
+		/* repeated: the later ones add to (or override) the earlier */
+		if (strlen(c->weights) + strlen(optarg) + 2 > sizeof(c->weights))
+			return cli_usage_error("--weight: too long");
+		if (c->weights[0])
+			strcat(c->weights, ",");
+		strcat(c->weights, optarg);
+		break;
+	case OPT_METRIC: c->try_metric = optarg; break;
+	case OPT_LOWER: c->try_lower = true; break;
+	case OPT_KEEP: c->try_keep = optarg; break;
+	case OPT_LOG: c->try_log = optarg; break;
+	case OPT_VERSION:
+		printf("netpolicy %s\n", PACKAGE_VERSION);
+		return output_status(NP_EXIT_OK, false, 0);
+	default: {
+		int r = number_option(c, opt);
+
+		return r < 0 ? cli_usage_error("unknown option") : r ? r : -1;
+	}
+	}
+	return -1;
+}
+
+/* Every option before the words: -1 to go on, else the exit code. */
+static int parse_options(int argc, char **argv, struct cli *c, struct args *a)
 {
 	struct option opts[CLI_ARRAY_SIZE(options) + 1] = {};
-	const char *state_dir = NULL, *model = NULL, *root = NULL, *policy_dir = NULL;
-	bool given[CLI_ARRAY_SIZE(options)] = {};
 	char shortopts[2 * CLI_ARRAY_SIZE(options) + 2] = ":";
-	int sig;
-	const struct command *cmd;
-	CLI_ERROR(err);
-	struct cli c = { .wait = -1 };
-	char **words;
-	unsigned long long pending = 0;
-	int nwords, opt, r;
+	int opt, r;
 
-	/* A closed pipe (netpolicy ... | head) must never kill an apply half-way:
-	 * a failed write of output is reported after the run. */
-	cli_save_signals();
-	signal(SIGPIPE, SIG_IGN);
 	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++) {
 		opts[k] = (struct option){ options[k].name,
 					   options[k].arg ? required_argument : no_argument, NULL,
@@ -257,6 +359,10 @@ int main(int argc, char **argv)
 				shortopts[++n] = ':';
 		}
 	}
+	/* getopt keeps what follows "--" in place, at the end */
+	for (int i = 1; i < argc && a->n_after < 0; i++)
+		if (!strcmp(argv[i], "--"))
+			a->n_after = argc - i - 1;
 	/* our own one-line messages, not getopt's as well */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -268,60 +374,23 @@ int main(int argc, char **argv)
 			return cli_usage_error("option '%s' needs an argument",
 					       bad_option_word(argv, optopt));
 		if (o)
-			given[o - options] = true;
-		switch (opt) {
-		case 'j': c.json = true; break;
-		case 'v': c.verbose = true; break;
-		case 'q': c.quiet = true; break;
-		case 'h': usage(stdout); return output_status(NP_EXIT_OK, false, 0);
-		case OPT_STATE_DIR: state_dir = optarg; break;
-		case OPT_MODEL: model = optarg; break;
-#ifdef NP_TEST_HOOKS
-		case OPT_ROOT: root = optarg; break;
-#endif
-		case OPT_POLICY_DIR: policy_dir = optarg; break;
-		case 'n': c.dry_run = true; break;
-		case OPT_CPUS: c.cpus = optarg; break;
-		case OPT_CONFIG: c.config = optarg; break;
-		case OPT_STRICT: c.strict = true; break;
-		case OPT_IRQBALANCE_BAN: c.irqbalance_ban = true; break;
-		case OPT_FLOW:
-			if (c.n_flows == CLI_FLOWS_MAX)
-				return cli_usage_error("--flow: at most %d flows", CLI_FLOWS_MAX);
-			c.flows[c.n_flows++] = optarg;
-			break;
-		case OPT_DEFAULT: c.default_class = optarg; break;
-		case OPT_WEIGHT:
-			/* repeated: the later ones add to (or override) the earlier */
-			if (strlen(c.weights) + strlen(optarg) + 2 > sizeof(c.weights))
-				return cli_usage_error("--weight: too long");
-			if (c.weights[0])
-				strcat(c.weights, ",");
-			strcat(c.weights, optarg);
-			break;
-		case OPT_CONFIRM:
-			c.confirm = parse_seconds(optarg, 1, 86400);
-			if (c.confirm < 0)
-				return cli_usage_error("--confirm: '%s' is not a number of seconds (1-86400)",
-						       optarg);
-			break;
-		case OPT_WAIT:
-			c.wait = parse_seconds(optarg, 0, 86400);
-			if (c.wait < 0)
-				return cli_usage_error("--wait: '%s' is not a number of seconds (0-86400)",
-						       optarg);
-			break;
-		case OPT_VERSION:
-			printf("netpolicy %s\n", PACKAGE_VERSION);
-			return output_status(NP_EXIT_OK, false, 0);
-		default: return cli_usage_error("unknown option");
-		}
+			a->given[o - options] = true;
+		r = parse_option(c, a, opt);
+		if (r >= 0)
+			return r;
 	}
-	words = argv + optind;
-	nwords = argc - optind;
+	return -1;
+}
+
+/* The command and its device from the words after the options; the
+ * command's own words into c.  -1 to go on, else the exit code. */
+static int find_invocation(struct cli *c, const struct args *a, char **words, int nwords,
+			   const struct command **ret)
+{
+	const struct command *cmd;
+
 	if (nwords < 1)
 		return cli_usage_error("no command given");
-
 	/* "netpolicy show" and "netpolicy eth0 show": a word that is not a
 	 * command is the device, and the command follows it. */
 	cmd = find_command(words[0]);
@@ -333,7 +402,7 @@ int main(int argc, char **argv)
 			return cli_usage_error("unknown command '%s'", words[1]);
 		if (!cmd->device)
 			return cli_usage_error("'%s' does not take a device", cmd->name);
-		c.device = words[0];
+		c->device = words[0];
 		words += 2;
 		nwords -= 2;
 	} else {
@@ -341,41 +410,98 @@ int main(int argc, char **argv)
 		nwords -= 1;
 	}
 	/* show alone lists every device; the others act on one */
-	if (cmd->device && !c.device && strcmp(cmd->name, "show"))
+	if (cmd->device && !c->device && strcmp(cmd->name, "show"))
 		return cli_usage_error("%s: which device? ('netpolicy DEVICE %s ...')", cmd->name,
 				       cmd->name);
-	c.argc = nwords;
-	c.argv = words;
+	if (cmd->run == cmd_try && a->n_after >= 0 && a->n_after <= nwords) {
+		c->cmd_argc = a->n_after;
+		c->cmd_argv = words + nwords - a->n_after;
+		nwords -= a->n_after;
+	}
+	c->argc = nwords;
+	c->argv = words;
 	/* Options that belong to some commands only: refused elsewhere rather
 	 * than ignored (a script's typo must not pass silently). */
 	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
-		if (given[k] && options[k].commands && !in_list(options[k].commands, cmd->name))
+		if (a->given[k] && options[k].commands && !in_list(options[k].commands, cmd->name))
 			return cli_usage_error("%s: option --%s does not apply", cmd->name,
 					       options[k].name);
+	*ret = cmd;
+	return -1;
+}
+
+/* The library's context as the options set it: -1 to go on, else the exit
+ * code (the context freed). */
+static int open_ctx(struct cli *c, const struct args *a)
+{
+	CLI_ERROR(err);
+	int r;
 
 	np_error_clear(err);
-	if (c.device && np_ifname_validate(c.device, err) < 0)
-		return cli_fail(&c, err);
-	r = np_ctx_new(&c.ctx, err);
-	if (r < 0)
-		return cli_fail(&c, err);
-	np_ctx_set_log(c.ctx, log_to_stderr, &c);
-	np_ctx_set_lock_wait(c.ctx, c.wait);
-	np_ctx_set_step_hook(c.ctx, on_step, &c);
-	c.model = model;
-	c.root = root;
-	if ((state_dir && np_ctx_set_state_dir(c.ctx, state_dir, err) < 0) ||
-	    (policy_dir && np_ctx_set_policy_dir(c.ctx, policy_dir, err) < 0) ||
-	    (model && np_ctx_set_model(c.ctx, model, err) < 0)
+	if (c->device && np_ifname_validate(c->device, err) < 0)
+		return cli_fail(c, err);
+	if (np_ctx_new(&c->ctx, err) < 0)
+		return cli_fail(c, err);
+	np_ctx_set_log(c->ctx, log_to_stderr, c);
+	np_ctx_set_lock_wait(c->ctx, c->wait);
+	np_ctx_set_step_hook(c->ctx, on_step, c);
+	c->model = a->model;
+	c->root = a->root;
+	if ((a->state_dir && np_ctx_set_state_dir(c->ctx, a->state_dir, err) < 0) ||
+	    (a->policy_dir && np_ctx_set_policy_dir(c->ctx, a->policy_dir, err) < 0) ||
+	    (a->model && np_ctx_set_model(c->ctx, a->model, err) < 0)
 #ifdef NP_TEST_HOOKS
-	    || (root && np_ctx_set_root(c.ctx, root, err) < 0)
+	    || (a->root && np_ctx_set_root(c->ctx, a->root, err) < 0)
 #endif
 	    ) {
-		r = cli_fail(&c, err);
-		np_ctx_free(c.ctx);
+		r = cli_fail(c, err);
+		np_ctx_free(c->ctx);
 		return r;
 	}
-	c.state_dir = np_ctx_state_dir(c.ctx);
+	c->state_dir = np_ctx_state_dir(c->ctx);
+	return -1;
+}
+
+/* The exit code once the command ran: what its output's fate changes, and
+ * a word on a signal that stopped it. */
+static int finish(struct cli *c, int r)
+{
+	int sig;
+
+	if (c->out_failed) {
+		fprintf(stderr, "netpolicy: out of memory: the output could not be made%s\n",
+			c->changed ? " (the change itself was applied)" : "");
+		if (r == NP_EXIT_OK)
+			r = c->changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
+	} else {
+		r = output_status(r, c->changed, c->out_errno);
+	}
+	sig = cli_signal_received();
+	if (sig && !c->quiet)
+		fprintf(stderr, "netpolicy: %s received: stopped after the current run\n",
+			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .wait = -1, .try_rounds = 5, .try_settle = 1, .try_timeout = 600 };
+	struct args a = { .n_after = -1 };
+	const struct command *cmd = NULL;
+	unsigned long long pending = 0;
+	int r;
+
+	/* A closed pipe (netpolicy ... | head) must never kill an apply half-way:
+	 * a failed write of output is reported after the run. */
+	cli_save_signals();
+	signal(SIGPIPE, SIG_IGN);
+	r = parse_options(argc, argv, &c, &a);
+	if (r < 0)
+		r = find_invocation(&c, &a, argv + optind, argc - optind, &cmd);
+	if (r < 0)
+		r = open_ctx(&c, &a);
+	if (r >= 0)
+		return r;
 	if (cmd->applies && !c.dry_run)
 		cli_catch_signals(c.ctx);
 	/* a pending --confirm this command ends (confirm, reset, set) */
@@ -385,17 +511,5 @@ int main(int argc, char **argv)
 	if (pending && cli_pending_token(&c) != pending)
 		cli_watchdog_end(pending);
 	np_ctx_free(c.ctx);
-	if (c.out_failed) {
-		fprintf(stderr, "netpolicy: out of memory: the output could not be made%s\n",
-			c.changed ? " (the change itself was applied)" : "");
-		if (r == NP_EXIT_OK)
-			r = c.changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
-	} else {
-		r = output_status(r, c.changed, c.out_errno);
-	}
-	sig = cli_signal_received();
-	if (sig && !c.quiet)
-		fprintf(stderr, "netpolicy: %s received: stopped after the current run\n",
-			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
-	return r;
+	return finish(&c, r);
 }

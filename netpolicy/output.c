@@ -49,19 +49,7 @@ int cli_fail(const struct cli *c, const struct np_error *err)
 	} else {
 		fprintf(stderr, "netpolicy: %s\n", buf);
 	}
-	/* running out of memory is no usage error, whatever was being read */
-	if (np_error_code(err) == -ENOMEM)
-		return NP_EXIT_ERROR;
-	switch (np_error_phase(err)) {
-	case NP_PHASE_INPUT:
-		return NP_EXIT_USAGE;
-	case NP_PHASE_LOCK:
-		return NP_EXIT_BUSY;
-	case NP_PHASE_STATE:
-		return NP_EXIT_STATE;
-	default:
-		return NP_EXIT_ERROR;
-	}
+	return cli_exit_of_error(err);
 }
 
 /* Every document starts with the version of its contract, netpolicy-json(7):

@@ -42,7 +42,7 @@ static bool has_hardware(struct cli *c, const char *ifname)
 int cli_plan_default(struct cli *c, const char *only, const char *config_path)
 {
 	struct json_object *doc = NULL, *devs = NULL;
-	static const struct np_plan_opts none;
+	static const struct np_plan_opts none = { .sz = sizeof(none) };
 	const struct np_policy *policy;
 	CLI_ERROR(err);
 	char **names = NULL;

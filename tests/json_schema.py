@@ -23,7 +23,7 @@ import sys
 
 import jsonschema
 
-COMMANDS = ("show", "set", "reset", "check", "confirm", "plan", "policies", "watch")
+COMMANDS = ("show", "set", "reset", "check", "confirm", "plan", "policies", "watch", "try")
 
 
 def load_store(schema_dir):
@@ -63,7 +63,7 @@ def schema_of(args, doc):
         return "dry-run.json" if doc.get("dry_run") else "result.json"
     if cmd == "watch":
         return "watch-event.json"
-    if cmd in ("check", "confirm", "plan", "policies"):
+    if cmd in ("check", "confirm", "plan", "policies", "try"):
         return cmd + ".json"
     return None
 

@@ -9,13 +9,20 @@
  * *_free(NULL) is a no-op.  The library never prints and never exits;
  * diagnostics go through the log callback.
  *
- * ABI rule.  What this header declares is kept for the life of the soname:
+ * Compatibility rule.  libnetpolicy is built as a static archive
+ * (libnetpolicy.a, with pkg-config): there is no soname and no promise of
+ * binary compatibility between releases; a program is linked with the
+ * archive of the header it was compiled with.  What is promised, within one
+ * major version (NP_VERSION_MAJOR), is source compatibility and the JSON:
  *  - every type a caller could need to grow is opaque (contexts, states,
  *    policies, plans, errors, apply results, the active record, configs) and
  *    read through accessors; new information comes as new accessors;
- *  - the few public structs (np_plan_opts) are filled by the caller, zeroed
- *    first, and only ever gain members at their end behind a flag bit or a
- *    version member that older callers leave 0;
+ *  - the few structs passed by value (np_plan_opts, np_pending,
+ *    np_socket_opts) begin with `size_t sz`, which the caller sets to the
+ *    size it was compiled with (NP_PLAN_OPTS(), or sizeof); they only gain
+ *    members at their end; the library reads members past a shorter sz as
+ *    zero, refuses a longer struct whose unknown bytes are not zero
+ *    (-E2BIG) and writes no further than sz;
  *  - enums only gain values; an accessor returning an enum may return a
  *    value the caller does not know, and the caller must accept that;
  *  - a function's meaning never changes under its name: a changed behaviour
@@ -454,6 +461,7 @@ enum np_plan_flags {
 };
 
 struct np_plan_opts {
+	size_t sz;		/* sizeof(struct np_plan_opts): use NP_PLAN_OPTS() */
 	const char *cpus;	/* cpulist the policy may use ("0-7,16"), or NULL */
 	unsigned flags;		/* enum np_plan_flags */
 	/* Knobs the plan leaves as they are, comma-separated ("coalesce,rings"):
@@ -469,12 +477,16 @@ struct np_plan_opts {
 	const char *default_class;
 	const char *weights;
 };
+/* Declares `struct np_plan_opts NAME` with sz set and the members given:
+ * NP_PLAN_OPTS(opts, .cpus = "0-7"); */
+#define NP_PLAN_OPTS(NAME, ...)                                                        \
+	struct np_plan_opts NAME = { .sz = sizeof(struct np_plan_opts), __VA_ARGS__ }
 
 /**
  * np_plan_compute() - plan a policy for a device, without touching it
  * @ctx: the context, or NULL to plan without the state directory
  * @policy: the policy
- * @opts: options (zeroed, then filled), or NULL
+ * @opts: options (declared with NP_PLAN_OPTS()), or NULL for none
  * @state: the device as np_discover() read it
  * @ret: set to the plan (free with np_plan_free())
  * @err: filled on failure (may be NULL)
@@ -484,8 +496,9 @@ struct np_plan_opts {
  * and every device's machine-wide sysctl needs.  The plan holds the target
  * state and the ordered steps.
  *
- * Return: 0, or a negative errno (NP_PHASE_INPUT for bad options,
- * NP_PHASE_PLAN when the policy cannot be planned on this device).
+ * Return: 0, or a negative errno (NP_PHASE_INPUT for bad options: -EINVAL
+ * for an @opts whose sz was not set, -E2BIG for members this library does
+ * not know; NP_PHASE_PLAN when the policy cannot be planned on this device).
  */
 NP_EXPORT int np_plan_compute(struct np_ctx *ctx, const struct np_policy *policy,
 			      const struct np_plan_opts *opts, const struct np_state *state,
@@ -502,6 +515,14 @@ NP_EXPORT void np_plan_free(struct np_plan *plan);
  * Return: the count; 0 when the device is already at the target.
  */
 NP_EXPORT size_t np_plan_n_steps(const struct np_plan *plan);
+/**
+ * np_plan_changes() - whether a plan has a step of one knob
+ * @plan: the plan
+ * @knob: the knob's name as the JSON names it ("irq-affinity", "channels")
+ *
+ * Return: true when a step of the plan writes @knob.
+ */
+NP_EXPORT bool np_plan_changes(const struct np_plan *plan, const char *knob);
 /**
  * np_plan_to_json() - a plan as JSON (netpolicy-json(7))
  * @plan: the plan
@@ -883,6 +904,7 @@ NP_EXPORT int np_tentative_wait(struct np_ctx *ctx, const char *ifname, unsigned
 
 /* What the state directory says is pending for the device (reads only). */
 struct np_pending {
+	size_t sz;			/* set by the caller: sizeof(struct np_pending) */
 	bool journal;			/* an interrupted run: the next change rolls it back */
 	bool tentative;			/* a 'set --confirm' awaits confirmation ... */
 	long long deadline;		/* ... until then (CLOCK_REALTIME seconds) */
@@ -892,12 +914,12 @@ struct np_pending {
  * np_pending_state() - what the state directory says is pending for a device
  * @ctx: the context
  * @ifname: the device
- * @ret: filled on success
+ * @ret: its sz set by the caller; the rest filled on success only
  * @err: filled on failure (may be NULL)
  *
  * Reads only.
  *
- * Return: 0, or a negative errno.
+ * Return: 0, or a negative errno (-EINVAL for a @ret whose sz is not set).
  */
 NP_EXPORT int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
 			       struct np_error *err);
@@ -1198,6 +1220,7 @@ NP_EXPORT int np_class_from_name(const char *name, enum np_class *ret, struct np
 /* The socket options a class implies (values and their sources: see
  * np_socket_set_class and netpolicy-flows(7)). */
 struct np_socket_opts {
+	size_t sz;		/* set by the caller: sizeof(struct np_socket_opts) */
 	int busy_poll_usecs;	/* SO_BUSY_POLL: 0 = no busy polling */
 	int prefer_busy_poll;	/* SO_PREFER_BUSY_POLL: 0 or 1 */
 	int busy_poll_budget;	/* SO_BUSY_POLL_BUDGET: 0 = the kernel's default (8) */
@@ -1206,9 +1229,10 @@ struct np_socket_opts {
 /**
  * np_class_socket_opts() - the socket options a class implies
  * @cls: the class
- * @ret: filled on success
+ * @ret: its sz set by the caller; the rest filled on success only
  *
- * Return: 0, or -EINVAL for a class out of range.
+ * Return: 0, or -EINVAL for a class out of range or a @ret whose sz is not
+ * set.
  */
 NP_EXPORT int np_class_socket_opts(enum np_class cls, struct np_socket_opts *ret);
 
@@ -1254,6 +1278,149 @@ NP_EXPORT int np_socket_set_class(int fd, enum np_class cls, struct np_error *er
  */
 NP_EXPORT int np_class_cpus(struct np_ctx *ctx, const char *ifname, enum np_class cls,
 			    void *cpuset, size_t setsize, struct np_error *err);
+
+
+/* --- try: measure policies on the device with the caller's workload --------- */
+
+struct np_try;
+struct np_try_sample;
+
+/* What a sample measures over one run of the caller's workload. */
+enum np_try_measure {
+	NP_TRY_WALL = 0,	/* seconds of wall-clock time */
+	NP_TRY_CHILD_CPU,	/* CPU seconds (user + system) of the children waited for */
+	NP_TRY_CPU_USER,	/* machine-wide CPU seconds in user mode (user + nice) */
+	NP_TRY_CPU_SYSTEM,	/* ... in the kernel, interrupts excluded */
+	NP_TRY_CPU_SOFTIRQ,	/* ... in softirqs (the network stack's receive path) */
+	NP_TRY_RX_BYTES,	/* the device's counters (rtnetlink stats64) */
+	NP_TRY_TX_BYTES,
+	NP_TRY_RX_PACKETS,
+	NP_TRY_TX_PACKETS,
+	NP_TRY_DROPS,		/* received and transmitted packets dropped */
+	NP_TRY_ERRORS,		/* receive and transmit errors */
+	NP_TRY_CPU_PER_GB,	/* machine CPU seconds (user, system, softirq) per 10^9 bytes
+				 * the device moved (received + sent); -1 when it moved none */
+	NP_TRY_MEASURE__COUNT
+};
+
+/**
+ * np_try_measure_name() - the name of a measure, as the JSON member says it
+ * @m: the measure
+ *
+ * Return: "wall_s", "child_cpu_s", "cpu_user_s", ..., static; NULL for a
+ * value this library does not know.
+ */
+NP_EXPORT const char *np_try_measure_name(enum np_try_measure m);
+
+/**
+ * np_try_begin() - start measuring policies on a device: take it and note its baseline
+ * @ctx: the context
+ * @ifname: the device
+ * @ret: set to the run (end it with np_try_end(), free it with np_try_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * Takes the device's lock and keeps it until np_try_free(), so no other
+ * netpolicy (nor `watch`) changes the device in between.  Finishes an
+ * interrupted earlier run first, as every apply does; refuses with -EBUSY
+ * while a tentative apply (NP_APPLY_TENTATIVE) waits for np_confirm().
+ * The baseline is the device as it is now (its pristine state and any
+ * policy applied since), and a journal whose state to return to is that
+ * baseline is written before the first change: a process killed during the
+ * run leaves the device for the next netpolicy command to roll back to it.
+ * Writes nothing to the device.
+ *
+ * Return: 0, or a negative errno.
+ */
+NP_EXPORT int np_try_begin(struct np_ctx *ctx, const char *ifname, struct np_try **ret,
+			   struct np_error *err);
+/**
+ * np_try_apply() - bring the device to one condition of the run
+ * @t: the run
+ * @policy: the policy to apply, or NULL for the baseline
+ * @opts: its options (may be NULL); as np_plan_compute() takes them
+ * @res: filled with what this step did
+ * @err: filled on failure (may be NULL)
+ *
+ * The policy is planned from the baseline, as a `set` from it would, and the
+ * device converges to that plan through the same engine, journal marks and
+ * verification as np_apply(); no record changes (the policy record stays the
+ * baseline's).  Then waits, at most 10 seconds, for the link to be up again
+ * when it was up at the start.  On any failure (the cancel callback
+ * included) the device is returned to the baseline and verified, and the
+ * error returned: res says whether that worked.
+ *
+ * Return: 0, or a negative errno.
+ */
+NP_EXPORT int np_try_apply(struct np_try *t, const struct np_policy *policy,
+			   const struct np_plan_opts *opts, struct np_apply_result *res,
+			   struct np_error *err);
+/**
+ * np_try_sample_start() - read the counters before one run of the workload
+ * @t: the run
+ * @ret: set to the sample (free with np_try_sample_free())
+ * @err: filled on failure (may be NULL)
+ *
+ * Reads the device's statistics, the machine's CPU time (/proc/stat, below
+ * the context's root) and this process's children's resource usage.  The
+ * caller then runs and waits for its workload, and calls
+ * np_try_sample_stop().
+ *
+ * Return: 0, or a negative errno.
+ */
+NP_EXPORT int np_try_sample_start(struct np_try *t, struct np_try_sample **ret,
+				  struct np_error *err);
+/**
+ * np_try_sample_stop() - read the counters again: the sample is their difference
+ * @t: the run
+ * @s: the sample from np_try_sample_start()
+ * @err: filled on failure (may be NULL)
+ *
+ * Return: 0, or a negative errno (the sample is then unchanged).
+ */
+NP_EXPORT int np_try_sample_stop(struct np_try *t, struct np_try_sample *s, struct np_error *err);
+/**
+ * np_try_sample_get() - one measure of a stopped sample
+ * @s: the sample
+ * @m: the measure
+ *
+ * Return: its value in the unit enum np_try_measure gives; -1 for a measure
+ * this library does not know or a sample not stopped.
+ */
+NP_EXPORT double np_try_sample_get(const struct np_try_sample *s, enum np_try_measure m);
+/**
+ * np_try_sample_free() - free a sample
+ * @s: the sample (NULL is a no-op)
+ */
+NP_EXPORT void np_try_sample_free(struct np_try_sample *s);
+/**
+ * np_try_end() - return the device to the baseline exactly, and maybe keep a policy
+ * @t: the run
+ * @keep: a policy to apply then as np_apply_policy() would (records saved,
+ *	so np_check works), under the same lock; NULL to keep the baseline
+ * @opts: its options (may be NULL)
+ * @flags: enum np_apply_flags, for @keep
+ * @ret_plan: with @keep, set to its plan (may be NULL; free with np_plan_free())
+ * @res: filled with what the end did
+ * @err: filled on failure (may be NULL)
+ *
+ * The device converges to the baseline and is verified; then the run's
+ * journal is removed.  If the device still differs, the journal is kept
+ * (res says rollback_incomplete) and the next command tries again.  Ending
+ * twice writes nothing the second time.
+ *
+ * Return: 0, or a negative errno.
+ */
+NP_EXPORT int np_try_end(struct np_try *t, const struct np_policy *keep,
+			 const struct np_plan_opts *opts, unsigned flags, struct np_plan **ret_plan,
+			 struct np_apply_result *res, struct np_error *err);
+/**
+ * np_try_free() - end the run if it was not ended, release the device and free
+ * @t: the run (NULL is a no-op)
+ *
+ * A run not ended is ended without a policy to keep (its failures only
+ * logged), so the device is never left in a condition of the run.
+ */
+NP_EXPORT void np_try_free(struct np_try *t);
 
 #ifdef __cplusplus
 }

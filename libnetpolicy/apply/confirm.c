@@ -29,6 +29,14 @@ int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply_result *r
 	r = np_engine_begin(&e, ctx, ifname, res, false, err);
 	if (r >= 0)
 		r = np_store_tentative_load(&e.store, &t, err);
+	if (r == -ENOENT && np_store_has(&e.store, NP_FILE_EXPIRED)) {
+		/* the watchdog came first: said once, as the deadline's revert */
+		r = np_store_remove(&e.store, NP_FILE_EXPIRED, err);
+		if (r >= 0)
+			r = np_err(err, -ETIME, NP_PHASE_APPLY, NULL, "too late: the deadline "
+				   "passed; the change was rolled back by its watchdog");
+		goto out;
+	}
 	if (r == -ENOENT)
 		r = np_err(err, -ENOENT, NP_PHASE_INPUT, NULL, "no tentative change to confirm");
 	if (r < 0)
@@ -161,6 +169,19 @@ bool np_revert_hold_orphaned(struct np_ctx *ctx, const char *ifname,
 	return now[0] != h->lock_id[0] || now[1] != h->lock_id[1];
 }
 
+/* Best effort: without it a late confirm says "nothing to confirm" (exit 1),
+ * and the device is as the deadline promised either way. */
+static void expired_note(struct np_store *s, unsigned long long token)
+{
+	struct np_error ignored;
+	char text[96];
+
+	np_error_clear(&ignored);
+	snprintf(text, sizeof(text), "{ \"token\": %llu, \"reverted\": %lld }\n", token,
+		 (long long)time(NULL));
+	np_store_write(s, NP_FILE_EXPIRED, text, &ignored);
+}
+
 static int revert_pending(struct np_ctx *ctx, const char *ifname, unsigned long long token,
 			  const struct np_revert_hold *h, struct np_apply_result *res,
 			  struct np_error *err)
@@ -168,14 +189,17 @@ static int revert_pending(struct np_ctx *ctx, const char *ifname, unsigned long 
 	unsigned long long now[2] = { 0, 0 };
 	struct np_tentative t;
 	struct np_engine e;
+	bool reverted = false;
 	int r;
 
 	r = np_engine_begin(&e, ctx, ifname, res, false, err);
 	if (r >= 0) {
 		r = np_store_tentative_load(&e.store, &t, err);
 		if (r >= 0) {
-			if (t.token == token)
+			if (t.token == token) {
 				r = np_tentative_revert(&e, &t, err);
+				reverted = true;
+			}
 			np_tentative_release(&t);
 		} else if (r == -ENOENT) {
 			r = 0;
@@ -186,8 +210,11 @@ static int revert_pending(struct np_ctx *ctx, const char *ifname, unsigned long 
 				       "passed and the state directory %s lost its records; reverting "
 				       "the change from the watchdog's copy", ifname, ctx->state_dir);
 				r = np_tentative_revert(&e, &h->t, err);
+				reverted = true;
 			}
 		}
+		if (r >= 0 && reverted)
+			expired_note(&e.store, token);
 	}
 	np_engine_stop(&e);
 	return r;
@@ -204,7 +231,7 @@ int np_revert_held(struct np_ctx *ctx, const char *ifname, const struct np_rever
  * is written at its commit, after its watchdog started). */
 static bool still_pending(struct np_ctx *ctx, const char *ifname, unsigned long long token)
 {
-	struct np_pending p;
+	struct np_pending p = { .sz = sizeof(p) };
 	struct np_error ignored;
 
 	np_error_clear(&ignored);
@@ -266,6 +293,14 @@ static int load_pending(struct np_store *s, void *ud, struct np_error *err)
 int np_pending_state(struct np_ctx *ctx, const char *ifname, struct np_pending *ret,
 		     struct np_error *err)
 {
-	memset(ret, 0, sizeof(*ret));
-	return np_store_peek(ctx, ifname, load_pending, ret, err);
+	struct np_pending p = { .sz = sizeof(p) };
+	int r;
+
+	if (ret->sz < sizeof(ret->sz))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "struct np_pending with sz %zu: set it to its size", ret->sz);
+	r = np_store_peek(ctx, ifname, load_pending, &p, err);
+	if (r >= 0)
+		np_sized_out(ret, &p, sizeof(p));
+	return r;
 }

@@ -13,7 +13,7 @@
 
 int np_socket_set_class(int fd, enum np_class cls, struct np_error *err)
 {
-	struct np_socket_opts o;
+	struct np_socket_opts o = { .sz = sizeof(o) };
 	static const struct {
 		int opt;
 		const char *name;

@@ -60,6 +60,10 @@ int np_tentative_expire(struct np_engine *e, struct np_error *err)
 	struct np_tentative t;
 	int r;
 
+	/* a late confirm after this set or reset has nothing to be late for */
+	r = np_store_remove(&e->store, NP_FILE_EXPIRED, err);
+	if (r < 0)
+		return r;
 	r = np_store_tentative_load(&e->store, &t, err);
 	if (r == -ENOENT)
 		return 0;

@@ -356,6 +356,7 @@ int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err)
 		read_affinity(rootfd, irq, buf);
 		n++;
 	}
+	np_irq_split_blocks(driver, v, n);
 	qsort(v, n, sizeof(*v), cmp_irq);
 	free(dev->irq);
 	dev->irq = n ? v : NULL;

@@ -196,6 +196,44 @@ static bool match_virtio(const struct who *w, const char *name, enum np_irq_kind
 	return true;
 }
 
+/* gve's notification blocks: "gve-ntfy-blk<n>@pci:<BDF>" (6.3 on) or
+ * "<ifname>-ntfy-block.<n>" (6.1); the block number for now, which
+ * np_irq_split_blocks() turns into a queue once all blocks are known. */
+static bool match_blocks(const struct who *w, const char *name, enum np_irq_kind *kind,
+			 int *queue)
+{
+	const char *rest = skip_prefix(name, w->ifname);
+	const char *dot;
+
+	if (rest && (dot = skip_prefix(rest, "-ntfy-block.")) && !np_irq_number(dot, queue)) {
+		*kind = NP_IRQ_TXRX;
+		return true;
+	}
+	return match_pci(w, name, kind, queue);
+}
+
+void np_irq_split_blocks(const char *driver, struct np_irq *v, size_t n)
+{
+	const struct np_driver *drv = np_driver_lookup(driver);
+	int blocks = 0;
+
+	if (!drv || drv->irq_naming != NP_IRQN_BLOCKS)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].queue >= 0)
+			blocks++;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].queue < 0)
+			continue;
+		if (v[i].queue < blocks / 2) {
+			v[i].kind = NP_IRQ_TX;
+		} else {
+			v[i].kind = NP_IRQ_RX;
+			v[i].queue -= blocks / 2;
+		}
+	}
+}
+
 typedef bool (*match_fn)(const struct who *w, const char *name, enum np_irq_kind *kind,
 			 int *queue);
 
@@ -208,6 +246,7 @@ static const match_fn by_naming[] = {
 	[NP_IRQN_DRIVER_IFNAME] = match_driver_ifname,
 	[NP_IRQN_PCI] = match_pci,
 	[NP_IRQN_VIRTIO] = match_virtio,
+	[NP_IRQN_BLOCKS] = match_blocks,
 	[NP_IRQN_NONE] = NULL,
 };
 

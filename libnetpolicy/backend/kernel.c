@@ -302,6 +302,14 @@ static int kernel_set_queue_coalesce(struct np_backend *be, const struct np_dev 
 	return 0;
 }
 
+static int kernel_link_stats(struct np_backend *be, const char *ifname,
+			     struct np_link_stats *ret, struct np_error *err)
+{
+	int r = rtnl_sock(kb(be), err);
+
+	return r < 0 ? r : rtnl_done(kb(be), np_rtnl_stats(kb(be)->rtnl, ifname, ret, err));
+}
+
 static const struct np_backend_ops kernel_ops = {
 	.name = "kernel",
 	.discover = kernel_discover,
@@ -320,6 +328,7 @@ static const struct np_backend_ops kernel_ops = {
 	.ctx_create = kernel_ctx_create,
 	.ctx_set = kernel_ctx_set,
 	.ctx_delete = kernel_ctx_delete,
+	.link_stats = kernel_link_stats,
 	.free = kernel_free,
 };
 

@@ -54,6 +54,9 @@ void np_rtnl_close(struct nl_sock *sk);
 int np_rtnl_read(struct nl_sock *sk, const char *ifname, struct np_dev *dev,
 		 struct np_error *err);
 /* Interfaces with a /sys/class/net/IF/device link or a real driver (not lo). */
+/* The link's stats64 counters and whether it is up. */
+int np_rtnl_stats(struct nl_sock *sk, const char *ifname, struct np_link_stats *ret,
+		  struct np_error *err);
 int np_rtnl_list(struct nl_sock *sk, char ***ret, size_t *ret_n, struct np_error *err);
 
 /* sysfs.c: per-device and per-queue files below rootfd. */
@@ -94,6 +97,10 @@ int np_irq_number(const char *s, int *ret);
  * belongs to the device, with its kind and queue (-1 for non-queue IRQs). */
 bool np_irq_match(const char *driver, const char *ifname, const char *bus_info,
 		  const char *name, enum np_irq_kind *kind, int *queue);
+/* irq_match.c: a driver naming its vectors by notification block (gve):
+ * the block numbers np_irq_match() gave, turned into Tx and Rx queues once
+ * all n IRQs of the device are known. */
+void np_irq_split_blocks(const char *driver, struct np_irq *v, size_t n);
 
 /* steer.c: rules and the contexts they use, read into dev->steer (only
  * -ENOMEM fails: a driver without them has steer.err / ctx_err set); the

@@ -106,6 +106,40 @@ out:
 	return r;
 }
 
+/* libnl fills its counters from IFLA_STATS64 when the reply carries it
+ * (every kernel since 2.6.35), else from the 32-bit IFLA_STATS. */
+int np_rtnl_stats(struct nl_sock *sk, const char *ifname, struct np_link_stats *ret,
+		  struct np_error *err)
+{
+	struct rtnl_link *link = NULL;
+	char state[32];
+	int r;
+
+	r = rtnl_link_get_kernel(sk, 0, ifname, &link);
+	if (r < 0 || !link) {
+		r = r < 0 ? nl_to_errno(r) : -EPROTO;
+		r = np_err(err, r, NP_PHASE_DISCOVER, NULL, r == -ENODEV ? "no such device" :
+			   "rtnetlink: %s", strerror(-r));
+		goto out;
+	}
+	ret->rx_bytes = rtnl_link_get_stat(link, RTNL_LINK_RX_BYTES);
+	ret->tx_bytes = rtnl_link_get_stat(link, RTNL_LINK_TX_BYTES);
+	ret->rx_packets = rtnl_link_get_stat(link, RTNL_LINK_RX_PACKETS);
+	ret->tx_packets = rtnl_link_get_stat(link, RTNL_LINK_TX_PACKETS);
+	ret->rx_dropped = rtnl_link_get_stat(link, RTNL_LINK_RX_DROPPED);
+	ret->tx_dropped = rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED);
+	ret->rx_errors = rtnl_link_get_stat(link, RTNL_LINK_RX_ERRORS);
+	ret->tx_errors = rtnl_link_get_stat(link, RTNL_LINK_TX_ERRORS);
+	/* the names of IF_OPER_UP and IF_OPER_UNKNOWN (RFC 2863 operstate) */
+	rtnl_link_operstate2str(rtnl_link_get_operstate(link), state, sizeof(state));
+	ret->up = !strcmp(state, "up") || !strcmp(state, "unknown");
+	r = 0;
+out:
+	if (link)
+		rtnl_link_put(link);
+	return r;
+}
+
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -61,6 +61,59 @@ static const struct np_coal_special igb_specials[] = {
 	{ NP_COAL_TX_USECS, 3, NP_COAL_MODE_ADAPTIVE, "dynamic conservative ITR", NULL },
 };
 
+/* --- igc: drivers/net/ethernet/intel/igc/igc_ethtool.c ---------------------
+ * igc_ethtool_set_coalesce(): igb's ranges (above IGC_MAX_ITR_USECS 10000,
+ * 4 to IGC_MIN_ITR_USECS - 1, or 2: -EINVAL; 1 and 3 kept as dynamic ITR
+ * settings, 3 the default IGC_DEFAULT_ITR; 0 off and DMA coalescing with
+ * it).  With IGC_FLAG_QUEUE_PAIRS a tx-usecs other than the one
+ * igc_ethtool_get_previous_tx_coalesce() reports is refused (-EINVAL,
+ * "Queue Pair mode enabled"; before that change, in 6.1's stable updates,
+ * any tx-usecs but 0 was), and tx_itr_setting is set from rx-usecs.  Only
+ * usecs (supported_coalesce_params).  igc_main.c igc_request_msix():
+ * "<ifname>-TxRx-<n>" or "-rx-"/"-tx-". */
+
+/* --- r8169: drivers/net/ethernet/realtek/r8169_main.c ----------------------
+ * rtl_set_coalesce(): rx- or tx-frames above RTL_COALESCE_FRAME_MAX
+ * (RTL_COALESCE_MASK << 2 = 60): -ERANGE; after a count of 1 is taken as
+ * none, a count without a time limit in its direction: -EINVAL ("HW
+ * requires time limit to be set if frame limit is set"); usecs above what
+ * rtl_coalesce_choose_scale() finds for the link speed: -ERANGE (speed
+ * dependent, not in the table); RTL8125: -EOPNOTSUPP.  One vector named
+ * after the netdev (rtl_open()), no channel ops. */
+static const struct np_coal_range r8169_ranges[] = {
+	{ NP_COAL_RX_FRAMES, 0, 60, -ERANGE },
+	{ NP_COAL_TX_FRAMES, 0, 60, -ERANGE },
+};
+
+/* --- atlantic: drivers/net/ethernet/aquantia/atlantic/aq_ethtool.c --------
+ * aq_ethtool_set_coalesce(): frames above 1: -EOPNOTSUPP ("only supports
+ * timing based coalescing"); frames other than !usecs: -EOPNOTSUPP; usecs
+ * above AQ_CFG_INTERRUPT_MODERATION_USEC_MAX (0x1FF * 2 = 1022): -EINVAL.
+ * aq_ethtool_get_coalesce() reports frames 0 with moderation on, usecs 0
+ * and frames 1 with it off.  aq_nic.c aq_nic_start(): every queue vector
+ * is named after the netdev; 6.1 has no channel ops. */
+static const struct np_coal_range atlantic_ranges[] = {
+	{ NP_COAL_RX_USECS, 0, 1022, -EINVAL },
+	{ NP_COAL_RX_FRAMES, 0, 1, -EOPNOTSUPP },
+	{ NP_COAL_TX_USECS, 0, 1022, -EINVAL },
+	{ NP_COAL_TX_FRAMES, 0, 1, -EOPNOTSUPP },
+};
+
+/* --- tg3: drivers/net/ethernet/broadcom/tg3.c ------------------------------
+ * tg3_set_coalesce(): rx- and tx-usecs 0 or above MAX_RXCOL_TICKS /
+ * MAX_TXCOL_TICKS (1023), frames above MAX_RXMAX_FRAMES / MAX_TXMAX_FRAMES
+ * (255), *-frames-irq above 255: -EINVAL (one check for every field the
+ * request carries).  tg3_request_irq(): "<ifname>-txrx-<n>", "-rx-<n>",
+ * "-tx-<n>" by vector, or "<ifname>" with one vector. */
+static const struct np_coal_range tg3_ranges[] = {
+	{ NP_COAL_RX_USECS, 1, 1023, -EINVAL },
+	{ NP_COAL_RX_FRAMES, 0, 255, -EINVAL },
+	{ NP_COAL_RX_FRAMES_IRQ, 0, 255, -EINVAL },
+	{ NP_COAL_TX_USECS, 1, 1023, -EINVAL },
+	{ NP_COAL_TX_FRAMES, 0, 255, -EINVAL },
+	{ NP_COAL_TX_FRAMES_IRQ, 0, 255, -EINVAL },
+};
+
 /* --- e1000e: drivers/net/ethernet/intel/e1000e/ethtool.c -------------------
  * e1000_set_coalesce(): rx-usecs above E1000_MAX_ITR_USECS (10000), between
  * 5 and E1000_MIN_ITR_USECS - 1 (9), or 2: -EINVAL; 0 off, 1 dynamic, 3
@@ -178,6 +231,32 @@ static const struct np_driver drivers[] = {
 		.irq_naming = NP_IRQN_IFNAME,
 	},
 	{
+		.name = "igc", .ethtool_file = "drivers/net/ethernet/intel/igc/igc_ethtool.c",
+		.ranges = N(igb_ranges), .specials = N(igb_specials),
+		.paired_refuses = B(TX_USECS), .paired_refuses_change = true,
+		.paired_tx_follows_rx = true, .adaptive_rx_usecs = 3,
+		.chan_affinity = NP_CHAN_RESETS,
+		.irq_names = "<ifname>-TxRx-<n>, or <ifname>-rx-<n> and <ifname>-tx-<n>",
+		.irq_naming = NP_IRQN_IFNAME,
+	},
+	{
+		.name = "r8169", .ethtool_file = "drivers/net/ethernet/realtek/r8169_main.c",
+		.ranges = N(r8169_ranges), .frames_need_usecs = true,
+		.irq_names = "<ifname>", .irq_naming = NP_IRQN_IFNAME,
+	},
+	{
+		.name = "atlantic",
+		.ethtool_file = "drivers/net/ethernet/aquantia/atlantic/aq_ethtool.c",
+		.ranges = N(atlantic_ranges), .frames_follow_usecs = true,
+		.irq_names = "<ifname> (every vector)", .irq_naming = NP_IRQN_IFNAME,
+	},
+	{
+		.name = "tg3", .ethtool_file = "drivers/net/ethernet/broadcom/tg3.c",
+		.ranges = N(tg3_ranges),
+		.irq_names = "<ifname>-txrx-<n>, <ifname>-rx-<n>, <ifname>-tx-<n>",
+		.irq_naming = NP_IRQN_IFNAME,
+	},
+	{
 		.name = "e1000e", .ethtool_file = "drivers/net/ethernet/intel/e1000e/ethtool.c",
 		.ranges = N(e1000e_ranges), .specials = N(e1000e_specials),
 		.adaptive_rx_usecs = 3,
@@ -255,13 +334,16 @@ static const struct np_driver drivers[] = {
 	 * moderation.  gve_set_channels(): separate rx/tx only (a combined
 	 * count that changes: -EINVAL), both at least 1, equal and at most half
 	 * the maximum while XDP is loaded.  gve_main.c gve_alloc_notify_blocks():
-	 * "gve-ntfy-blk<n>@pci:<BDF>", allocated once at probe, so a channel
-	 * change keeps them. */
+	 * "gve-ntfy-blk<n>@pci:<BDF>" (6.3; 6.1 has "<name>-ntfy-block.<n>"),
+	 * allocated once at probe, so a channel change keeps them.  Block n is
+	 * not queue n: gve.h gve_tx_idx_to_ntfy() gives Tx queue q block q and
+	 * gve_rx_idx_to_ntfy() gives Rx queue q block num_ntfy_blks / 2 + q. */
 	{
 		.name = "gve", .ethtool_file = "drivers/net/ethernet/google/gve/gve_ethtool.c",
 		.ranges = N(gve_ranges),
 		.chan_affinity = NP_CHAN_KEEPS,
-		.irq_names = "gve-ntfy-blk<n>@pci:<BDF>", .irq_naming = NP_IRQN_PCI,
+		.irq_names = "gve-ntfy-blk<n>@pci:<BDF>: blocks 0..N/2-1 Tx queues, N/2.. Rx",
+		.irq_naming = NP_IRQN_BLOCKS,
 	},
 	/* drivers/net/ethernet/intel/iavf/iavf_main.c iavf_request_traffic_irqs():
 	 * "iavf-<ifname>-TxRx-<n>". */
@@ -382,6 +464,37 @@ uint32_t np_driver_coal_nearest(const struct np_driver *drv, enum np_coal_field 
 	return best;
 }
 
+/* The frame count of each direction against its delay (frames_need_usecs,
+ * frames_follow_usecs), after the ranges. */
+static int frames_check(const struct np_driver *drv, const struct np_coalesce *want,
+			uint32_t fields, char *why, size_t len)
+{
+	static const enum np_coal_field pairs[][2] = {
+		{ NP_COAL_RX_USECS, NP_COAL_RX_FRAMES },
+		{ NP_COAL_TX_USECS, NP_COAL_TX_FRAMES },
+	};
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		enum np_coal_field u = pairs[i][0], fr = pairs[i][1];
+		uint32_t usecs = want->val[u], frames = want->val[fr];
+
+		if (!(fields & (NP_COAL_BIT(u) | NP_COAL_BIT(fr))))
+			continue;
+		if (drv->frames_need_usecs && frames > 1 && !usecs) {
+			snprintf(why, len, "%s %u without %s: %s counts frames only with a delay",
+				 np_coal_field_name(fr), frames, np_coal_field_name(u), drv->name);
+			return -EINVAL;
+		}
+		if (drv->frames_follow_usecs && frames != !usecs) {
+			snprintf(why, len, "%s %u with %s %u: %s counts no frames (%u with it)",
+				 np_coal_field_name(fr), frames, np_coal_field_name(u), usecs,
+				 drv->name, !usecs);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
 			 const struct np_coalesce *want, uint32_t fields, char *why, size_t len)
 {
@@ -389,10 +502,12 @@ int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
 		return 0;
 	for (int f = 0; f < NP_COAL__COUNT; f++) {
 		const struct np_coal_range *r = range_of(drv, f);
+		bool refused = drv->paired_refuses_change ? want->val[f] != dev->coalesce.val[f] :
+							    want->val[f] != 0;
 
 		if (!(fields & NP_COAL_BIT(f)))
 			continue;
-		if ((drv->paired_refuses & NP_COAL_BIT(f)) && want->val[f] && np_driver_paired(dev)) {
+		if ((drv->paired_refuses & NP_COAL_BIT(f)) && refused && np_driver_paired(dev)) {
 			snprintf(why, len, "%s: %s refuses it while Rx and Tx share a vector",
 				 np_coal_field_name(f), drv->name);
 			return -EINVAL;
@@ -403,7 +518,7 @@ int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
 			return r->code;
 		}
 	}
-	return 0;
+	return frames_check(drv, want, fields, why, len);
 }
 
 int np_driver_rule_check(const struct np_driver *drv, const struct ethtool_rx_flow_spec *fs,

@@ -42,6 +42,8 @@ enum np_irq_naming {
 	NP_IRQN_DRIVER_IFNAME,	/* "<driver>-<ifname>-TxRx-<n>", "<driver>-<BDF>:misc" */
 	NP_IRQN_PCI,		/* "<name><n>@pci:<BDF>" */
 	NP_IRQN_VIRTIO,		/* "virtio<N>-input.<q>", "virtio<N>-output.<q>" */
+	NP_IRQN_BLOCKS,		/* notification blocks "gve-ntfy-blk<n>@pci:<BDF>": the
+				 * first half Tx queues, the second half Rx (gve) */
 	NP_IRQN_NONE,		/* no IRQs of its own */
 };
 
@@ -78,6 +80,19 @@ struct np_driver {
 	/* a request that turns adaptive-rx off stores nothing else it
 	 * carries (bnxt): adaptive off is a request of its own */
 	bool adaptive_off_alone;
+	/* a frame count needs a delay in its direction: rx-frames above 1
+	 * with rx-usecs 0 is refused, -EINVAL (r8169: the chip's frame
+	 * counter runs only beside its timer; 1 means no count) */
+	bool frames_need_usecs;
+	/* no frame counting: rx/tx-frames is 1 without a delay and 0 with
+	 * one, anything else -EOPNOTSUPP (atlantic) */
+	bool frames_follow_usecs;
+	/* paired_refuses refuses a change only: the field must stay at what
+	 * the driver reports (igc, where Tx follows rx-usecs) */
+	bool paired_refuses_change;
+	/* while Rx and Tx share vectors, a write of rx-usecs sets tx-usecs
+	 * too (igc) */
+	bool paired_tx_follows_rx;
 	/* channels */
 	bool no_set_channels;		/* get_channels without set_channels */
 	enum np_chan_effect chan_affinity;	/* what a channel change does to IRQ affinity */

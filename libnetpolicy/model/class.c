@@ -71,6 +71,5 @@ int np_class_socket_opts(enum np_class cls, struct np_socket_opts *ret)
 {
 	if ((unsigned)cls >= NP_CLASS__COUNT)
 		return -EINVAL;
-	*ret = class_opts[cls];
-	return 0;
+	return np_sized_out(ret, &class_opts[cls], sizeof(*ret));
 }

@@ -130,7 +130,7 @@ static int section(struct np_config *cfg, char *s, unsigned line, struct np_erro
 static int mixed_key(struct np_config *cfg, struct entry *e, const char *key, const char *value,
 		     unsigned line, struct np_error *err)
 {
-	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED };
+	struct np_plan_opts o = { .sz = sizeof(o), .flags = NP_PLAN_OPTS_MIXED };
 	const char *all[NP_MIXED_FLOWS_MAX];
 	struct np_mixed_plan *mp;
 	struct np_error why;

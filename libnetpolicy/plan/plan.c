@@ -39,6 +39,14 @@ size_t np_plan_n_steps(const struct np_plan *plan)
 	return plan->n_steps;
 }
 
+bool np_plan_changes(const struct np_plan *plan, const char *knob)
+{
+	for (size_t i = 0; plan && knob && i < plan->n_steps; i++)
+		if (!strcmp(plan->steps[i].knob->name, knob))
+			return true;
+	return false;
+}
+
 /* Grow an array by one element; 0 or -ENOMEM. */
 static int grow(void **v, size_t *n, size_t *cap, size_t size)
 {

@@ -73,6 +73,47 @@ static void fixed_value(const struct np_driver *drv, const struct np_state *st,
 	c->val[f] = v;
 }
 
+/* Frame counts a driver ties to the delay of their direction: atlantic
+ * counts no frames (1 without a delay, 0 with one), r8169 counts frames only
+ * beside a delay (a count of 1 is none). */
+static void frames_by_usecs(const struct np_policy *p, const struct np_driver *drv,
+			    const struct np_state *st, uint32_t settable, struct np_plan *plan)
+{
+	static const enum np_coal_field pairs[][2] = {
+		{ NP_COAL_RX_USECS, NP_COAL_RX_FRAMES },
+		{ NP_COAL_TX_USECS, NP_COAL_TX_FRAMES },
+	};
+	struct np_coalesce *c = &plan->target->dev.coalesce;
+
+	for (size_t i = 0; drv && i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		enum np_coal_field u = pairs[i][0], fr = pairs[i][1];
+		uint32_t frames = c->val[fr], asked = frames, v;
+
+		if (!(settable & NP_COAL_BIT(fr)))
+			continue;
+		for (size_t k = 0; k < p->n_coal; k++)
+			if (p->coal[k].field == fr)
+				asked = p->coal[k].value;
+		if (drv->frames_follow_usecs)
+			v = !c->val[u];
+		else if (drv->frames_need_usecs && frames > 1 && !c->val[u])
+			v = 1;
+		else
+			continue;
+		c->val[fr] = v;
+		if (drv->frames_follow_usecs && asked != v)
+			np_plan_note(plan, "coalesce", "%s %u: %s counts no frames (%s): %u, as %s %u "
+				     "asks", np_coal_field_name(fr), asked, st->dev.driver,
+				     drv->ethtool_file, v, np_coal_field_name(u), c->val[u]);
+		else if (v == frames)
+			continue;
+		else
+			np_plan_note(plan, "coalesce", "%s %u: %s counts frames only with a delay "
+				     "(%s, %s 0): no count", np_coal_field_name(fr), frames,
+				     st->dev.driver, drv->ethtool_file, np_coal_field_name(u));
+	}
+}
+
 void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
 {
 	struct np_coalesce *c = &plan->target->dev.coalesce;
@@ -88,6 +129,9 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 	}
 	if (drv) {
 		skip = drv->switches;
+		/* set from the delays below (frames_by_usecs) */
+		if (drv->frames_follow_usecs)
+			skip |= NP_COAL_BIT(NP_COAL_RX_FRAMES) | NP_COAL_BIT(NP_COAL_TX_FRAMES);
 		if (drv->paired_refuses && np_driver_paired(&st->dev))
 			paired = drv->paired_refuses;
 	}
@@ -128,6 +172,11 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 		else
 			c->val[f] = p->coal[i].value;
 	}
+	frames_by_usecs(p, drv, st, settable, plan);
+	/* igc: Tx takes rx-usecs while paired; the driver writes it, not us
+	 * (the coalesce knob sends no tx-usecs then) */
+	if (paired && drv->paired_tx_follows_rx && (settable & NP_COAL_BIT(NP_COAL_TX_USECS)))
+		c->val[NP_COAL_TX_USECS] = c->val[NP_COAL_RX_USECS];
 	if (missing) {
 		names(missing, list, sizeof(list));
 		np_plan_note(plan, "coalesce", "%s not supported by driver %s%s", list, st->dev.driver,

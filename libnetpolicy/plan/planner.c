@@ -462,7 +462,7 @@ static int mixed_options(const struct np_policy *policy, const struct np_plan_op
 		return 0;
 	}
 	{
-		struct np_plan_opts o = { 0 };
+		struct np_plan_opts o = { .sz = sizeof(o) };
 
 		if (opts && (opts->flags & NP_PLAN_OPTS_MIXED))
 			o = *opts;

@@ -169,7 +169,7 @@ static char *trim(char *s, char **end)
 static int mixed_set(struct custom *c, const char *key, const char *value, unsigned line,
 		     char *why, size_t why_len)
 {
-	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED };
+	struct np_plan_opts o = { .sz = sizeof(o), .flags = NP_PLAN_OPTS_MIXED };
 	const char *all[NP_MIXED_FLOWS_MAX];
 	struct np_mixed_plan *mp;
 	struct np_error e;

@@ -11,7 +11,7 @@
 static int again(const struct np_plan *plan, const struct np_state *now, const char *drop,
 		 const struct np_state *pristine, struct np_plan **ret, struct np_error *err)
 {
-	struct np_plan_opts opts = { .cpus = plan->cpus[0] ? plan->cpus : NULL,
+	struct np_plan_opts opts = { .sz = sizeof(opts), .cpus = plan->cpus[0] ? plan->cpus : NULL,
 				     .drop = drop && drop[0] ? drop : NULL };
 	struct np_plan_base base = plan->base;
 

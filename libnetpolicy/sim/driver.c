@@ -336,6 +336,9 @@ static int coalesce(struct np_sim *s, struct np_sim_call *c, const struct np_coa
 	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
 		return 0;
 	memcpy(n->val, val, sizeof(val));
+	/* igc_ethtool_set_coalesce(): with queue pairs Tx takes rx-usecs */
+	if (drv && drv->paired_tx_follows_rx && np_driver_paired(c->dev))
+		n->val[NP_COAL_TX_USECS] = n->val[NP_COAL_RX_USECS];
 	np_sim_queue_coal_all(c->dev);
 	s->dirty = true;
 	return 0;

@@ -147,3 +147,29 @@ watchdogs_gone() {
 		npsim "$DEV" reset >/dev/null
 	done
 }
+
+@test "confirm after the watchdog reverted at the deadline: exit 3, too late; once, and not after a later set" {
+	cp "$MODEL" "$NP_TMP/before"
+	npsim "$DEV" set latency --confirm 4 >/dev/null
+	reverted
+	cmp "$MODEL" "$NP_TMP/before"
+	# it said "no tentative change to confirm", exit 1, as if never asked
+	run npsim "$DEV" confirm
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"too late: the deadline passed"* ]]
+	cmp "$MODEL" "$NP_TMP/before"
+	run npsim "$DEV" confirm			# said once
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no tentative change to confirm"* ]]
+
+	# a set after the revert starts anew: nothing was late for it
+	npsim "$DEV" set latency --confirm 4 >/dev/null
+	reverted
+	npsim "$DEV" set cpu >/dev/null
+	run npsim "$DEV" confirm
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no tentative change to confirm"* ]]
+	npsim "$DEV" reset >/dev/null
+	[ -z "$(ls "$STATE_DIR" | grep -v '\.lock$')" ]
+}

@@ -20,7 +20,7 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 }
 
 @test "netpolicy(8) documents the codes tested here, and --help names the same" {
-	[ "$(documented_codes | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 " ]
+	[ "$(documented_codes | tr "\n" " ")" = "0 1 2 3 4 5 6 7 8 9 10 " ]
 	for code in $(documented_codes); do
 		"$NETPOLICY" --help | tr ',' '\n' | grep -q "\b$code [a-z]" || { echo "--help lacks $code"; false; }
 	done

@@ -82,7 +82,7 @@ complete_words() {
 # the ones earlier versions hid.
 parser_table() {
 	local cmd o arg words opts
-	for cmd in show set reset check confirm exec plan policies watch; do
+	for cmd in show set reset check confirm exec try plan policies watch; do
 		case $cmd in
 		plan|policies|watch) words=("$cmd") ;;
 		*) words=(npnosuch0 "$cmd") ;;
@@ -99,6 +99,11 @@ parser_table() {
 			flow) arg=(latency:tcp:6379) ;;
 			default) arg=(latency) ;;
 			weight) arg=(latency=1) ;;
+			rounds) arg=(3) ;;
+			settle|timeout) arg=(5) ;;
+			metric) arg=('(x)') ;;
+			keep) arg=(none) ;;
+			log) arg=("$NP_TMP/log") ;;
 			*) arg=() ;;
 			esac
 			cp "$FIXTURES/models/few-msix.json" "$NP_TMP/m.json"
@@ -126,7 +131,7 @@ parser_table() {
 	glob=$(help_table | sed -n 's/^- //p' | sed 's/[^ ]*/--&/g' | sorted)
 	[ "$(complete_words netpolicy --)" = "$glob" ]
 	parser_table >"$NP_TMP/parser"
-	[ "$(wc -l <"$NP_TMP/parser")" -eq 9 ]
+	[ "$(wc -l <"$NP_TMP/parser")" -eq 10 ]
 	while read -r cmd opts; do
 		case $cmd in
 		plan|policies|watch) words=(netpolicy "$cmd" --) ;;
@@ -146,7 +151,7 @@ parser_table() {
 	# watch takes devices, any number
 	[[ " $(complete_words netpolicy watch lo '') " == *" lo "* ]]
 	got=$(complete_words netpolicy lo '')
-	[ "$got" = "check confirm exec reset set show " ]
+	[ "$got" = "check confirm exec reset set show try " ]
 	# exec: a class, then "--", then a command and its own completion
 	[ "$(complete_words netpolicy lo exec '')" = "cpu latency throughput " ]
 	[ "$(complete_words netpolicy lo exec latency '')" = "-- " ]

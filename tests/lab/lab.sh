@@ -1,12 +1,16 @@
 #!/bin/bash
-# lab.sh - boot Debian's 6.1 kernel in QEMU (TCG) with real NIC drivers and run
-# one guest script.  See tests/lab/README.md.
+# lab.sh - boot a Debian kernel in QEMU (TCG) with real NIC drivers and run
+# one guest script.  Two stacks (NP_LAB_STACK): 6.1 = bookworm's kernel under
+# the host's QEMU 7.2; 6.12 = bookworm-backports' kernel under its QEMU 10
+# (unpacked into the cache, never installed), which emulates igb.
+# See tests/lab/README.md.
 #
 #   lab.sh build                 fetch (apt-get download) + build kernel, netdevsim.ko
 #                                and initramfs into $NP_LAB_DIR; cached, idempotent
 #   lab.sh run [options] SCRIPT  boot a guest, run SCRIPT as /test.sh, print its
 #                                output, exit with its status (124 timeout, 125 setup)
 #       -n SPEC     NIC (repeatable): virtio[:Q] virtio-rss[:Q] e1000e e1000 vmxnet3[:Q]
+#                   igb (6.12 stack only)
 #       -t SECONDS  hard wall-clock limit for QEMU (default 300)
 #       -b BINARY   ship a host binary and the shared libraries ldd finds for it
 #                   (repeatable): binary in /usr/local/bin, libraries at their host paths
@@ -15,17 +19,33 @@
 #   lab.sh can-run               exit 0 if this machine can build and run the lab,
 #                                else print one line saying why and exit 1
 #
-# Environment: NP_LAB_DIR (cache, default /var/cache/netpolicy-lab), NP_LAB_KVER
+# Environment: NP_LAB_STACK (6.1, the default, or 6.12), NP_LAB_DIR (cache,
+# default /var/cache/netpolicy-lab; the 6.12 stack uses its 6.12/), NP_LAB_KVER
 # (kernel ABI such as 6.1.0-41-amd64; default: the cached one, else the one
 # linux-image-amd64 depends on), NP_LAB_KEEP=1 (keep the run's temp dir).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
+STACK=${NP_LAB_STACK:-6.1}
 LABDIR=${NP_LAB_DIR:-/var/cache/netpolicy-lab}
-OUT=$LABDIR/out
 # driver modules the initramfs carries (their dependencies come along)
-MODULES="virtio_pci virtio_net e1000 e1000e vmxnet3 veth netdevsim"
-HOST_PKGS="qemu-system-x86 ethtool iproute2 jq kmod cpio xz-utils gzip gcc make libc6-dev"
+MODULES="virtio_pci virtio_net e1000 e1000e igb vmxnet3 veth netdevsim"
+HOST_PKGS="qemu-system-x86 ethtool iproute2 jq kmod cpio xz-utils zstd gzip gcc make libc6-dev"
+# where the kernel (and for 6.12 QEMU) come from: a suite apt-get knows
+SUITE=
+QEMU=qemu-system-x86_64 QEMU_DATA=()
+case $STACK in
+6.1) ;;
+6.12)
+	LABDIR=$LABDIR/6.12 SUITE=bookworm-backports
+	QEMU=$LABDIR/qemu/usr/bin/qemu-system-x86_64
+	# its own option ROMs (pvh.bin) first, the host's seabios and ipxe next
+	QEMU_DATA=(-L "$LABDIR/qemu/usr/share/qemu" -L /usr/share/qemu -L /usr/share/seabios)
+	# its modules, not the host QEMU's (which it refuses to load)
+	export QEMU_MODULE_DIR=$LABDIR/qemu/usr/lib/x86_64-linux-gnu/qemu ;;
+*) echo "lab: NP_LAB_STACK must be 6.1 or 6.12, not '$STACK'" >&2; exit 2 ;;
+esac
+OUT=$LABDIR/out
 
 log() { printf 'lab: %s\n' "$*" >&2; }
 die() { log "$*"; exit "${RC:-1}"; }
@@ -40,6 +60,8 @@ can_run() {
 		why="no /dev/net/tun"
 	elif ! command -v qemu-system-x86_64 >/dev/null && ! apt_can_get qemu-system-x86; then
 		why="qemu-system-x86_64 missing and apt-get cannot install qemu-system-x86"
+	elif [ ! -f "$OUT/stamp" ] && ! suite_known; then
+		why="no lab build in $LABDIR and apt knows no $SUITE suite (setup.sh adds it)"
 	elif [ ! -f "$OUT/stamp" ] && ! apt_can_get linux-image-amd64; then
 		why="no lab build in $LABDIR and apt-get knows no linux-image-amd64"
 	elif [ ! -f "$OUT/stamp" ] && ! [ -w "$LABDIR" ] && ! [ -w "$(dirname "$LABDIR")" ]; then
@@ -51,6 +73,11 @@ can_run() {
 }
 
 apt_known() { command -v apt-cache >/dev/null && apt-cache show "$1" >/dev/null 2>&1; }
+
+# the stack's suite is in the apt sources (setup.sh adds bookworm-backports)
+suite_known() {
+	[ -z "$SUITE" ] || apt-cache policy 2>/dev/null | grep -q " $SUITE/main "
+}
 
 # PKG is in the apt lists, or there are no lists yet (build runs apt-get update)
 apt_can_get() {
@@ -83,6 +110,10 @@ fetch() {
 	f=$(ls "$LABDIR/debs/${pkg}_"*"${ver#*:}_"*.deb 2>/dev/null | head -1)
 	[ -n "$f" ] && { echo "$f"; return 0; }
 	apt_known "$pkg" || apt-get update -qq
+	if [ -z "$ver" ] && [ -n "$SUITE" ]; then
+		ver=$(apt-cache policy "$pkg" | awk -v s=" $SUITE/" '/^ +(\*\*\* )?[^ ]+ -?[0-9]+$/ { v = $1 == "***" ? $2 : $1 }
+			index($0, s) && v != "" { print v; exit }')
+	fi
 	[ -n "$ver" ] || ver=$(apt-cache show --no-all-versions "$pkg" | awk '/^Version:/ { print $2; exit }')
 	[ -n "$ver" ] || die "apt-get knows no $pkg"
 	# apt-get download runs as _apt: debs/ belongs to it
@@ -99,7 +130,7 @@ resolve_kernel() {
 	[ -n "$KVER" ] || KVER=$(cat "$LABDIR/kver" 2>/dev/null)
 	if [ -z "$KVER" ]; then
 		apt_known linux-image-amd64 || apt-get update -qq
-		KVER=$(apt-cache depends linux-image-amd64 |
+		KVER=$(apt-cache depends ${SUITE:+-t "$SUITE"} linux-image-amd64 |
 			awk '/Depends: linux-image-[0-9]/ { sub("linux-image-", "", $2); print $2; exit }')
 	fi
 	[ -n "$KVER" ] || die "cannot tell which linux-image to use"
@@ -108,12 +139,15 @@ resolve_kernel() {
 # Debian builds 6.1 without CONFIG_NETDEVSIM: compile it out of tree from
 # linux-source against linux-headers of the very same version.
 build_netdevsim() {
-	local ko=$1 ver=$2 mm common tmp hdr src p deb
+	local ko=$1 ver=$2 mm common tmp hdr src p deb kb
 	mm=$(echo "$KVER" | cut -d. -f1,2)
 	common=${KVER%-amd64}-common
 	tmp=$(mktemp -d "$LABDIR/netdevsim.XXXXXX")
 	hdr=$tmp/headers src=$tmp/netdevsim
-	for p in "linux-headers-$KVER" "linux-headers-$common" "linux-kbuild-$mm"; do
+	# kbuild is per minor version in 6.1 (linux-kbuild-6.1), per ABI in 6.12
+	kb=linux-kbuild-${KVER%-amd64}
+	apt_known "$kb" || kb=linux-kbuild-$mm
+	for p in "linux-headers-$KVER" "linux-headers-$common" "$kb"; do
 		deb=$(fetch "$p" "$ver") || exit 1
 		dpkg-deb -x "$deb" "$hdr" || die "dpkg-deb -x $deb failed"
 	done
@@ -125,7 +159,9 @@ build_netdevsim() {
 		tar -xJ -C "$tmp" --strip-components=3 "linux-source-$mm/drivers/net/netdevsim" ||
 		die "cannot extract netdevsim from $deb"
 	log "building netdevsim.ko"
-	make -s -C "$hdr/usr/src/linux-headers-$KVER" M="$src" CONFIG_NETDEVSIM=m modules \
+	# no BTF for the module: its link step would want pahole (dwarves)
+	make -s -C "$hdr/usr/src/linux-headers-$KVER" M="$src" CONFIG_NETDEVSIM=m \
+		CONFIG_DEBUG_INFO_BTF_MODULES= modules \
 		>"$tmp/build.log" 2>&1 || { tail -20 "$tmp/build.log" >&2; die "netdevsim build failed (in $tmp)"; }
 	strip --strip-debug -o "$ko" "$src/netdevsim.ko" || die "strip failed"
 	# only the module is needed from here on: drop ~600 MB of sources and debs
@@ -149,7 +185,7 @@ copy_with_libs() {
 
 # make_initramfs TMP: unpack kernel and busybox under TMP, write out/
 make_initramfs() {
-	local t=$1 k=$1/kernel r=$1/root a m ko
+	local t=$1 k=$1/kernel r=$1/root a m ko rel
 	dpkg-deb -x "$KDEB" "$k" && dpkg-deb -x "$BBDEB" "$t/busybox" || return 1
 	mkdir -p "$k/lib/modules/$KVER/extra" && cp "$NSIM_KO" "$k/lib/modules/$KVER/extra/netdevsim.ko" &&
 		depmod -b "$k" "$KVER" || return 1
@@ -166,8 +202,13 @@ make_initramfs() {
 		modprobe -d "$k" -S "$KVER" --show-depends "$m" >>"$t/deps" || return 1
 	done
 	for ko in $(awk '$1 == "insmod" { print $2 }' "$t/deps" | sort -u); do
-		mkdir -p "$r$(dirname "${ko#"$k"}")"
-		cp "$ko" "$r${ko#"$k"}" || return 1
+		rel=${ko#"$k"}
+		mkdir -p "$r$(dirname "$rel")"
+		case $ko in
+		# 6.12 ships them xz-compressed; busybox modprobe wants them plain
+		*.ko.xz) xz -dc "$ko" >"$r${rel%.xz}" ;;
+		*) cp "$ko" "$r$rel" ;;
+		esac || return 1
 	done
 	cp "$k/lib/modules/$KVER"/modules.{order,builtin,builtin.modinfo} "$r/lib/modules/$KVER/" &&
 		depmod -b "$r" "$KVER" || return 1
@@ -185,14 +226,42 @@ make_initramfs() {
 }
 
 # QEMU boots an uncompressed vmlinux through its PVH entry: TCG skips the
-# in-guest xz decompression and boots in ~5 s instead of ~8 s.
+# in-guest decompression and boots in ~5 s instead of ~8 s.  6.1's payload
+# is xz, 6.12's zstd.
 extract_vmlinux() {
 	local z=$1 off
 	off=$(LC_ALL=C grep -obUaP '\xFD\x37\x7A\x58\x5A\x00' "$z" | head -1 | cut -d: -f1)
-	[ -n "$off" ] || { log "no xz stream in $z"; return 1; }
-	# tail dies of SIGPIPE once xz stops after the first stream: judge the result
-	tail -c +$((off + 1)) "$z" | xz -dc --single-stream >"$OUT/vmlinux" 2>/dev/null
+	if [ -n "$off" ]; then
+		# tail dies of SIGPIPE once xz stops after the first stream: judge the result
+		tail -c +$((off + 1)) "$z" | xz -dc --single-stream >"$OUT/vmlinux" 2>/dev/null
+	else
+		off=$(LC_ALL=C grep -obUaP '\x28\xB5\x2F\xFD' "$z" | head -1 | cut -d: -f1)
+		[ -n "$off" ] || { log "no xz or zstd stream in $z"; return 1; }
+		# zstd complains about the bytes after the frame: judge the result
+		tail -c +$((off + 1)) "$z" | zstd -dcq >"$OUT/vmlinux" 2>/dev/null
+	fi
 	[ "$(head -c 4 "$OUT/vmlinux" | tail -c 3)" = ELF ] || { log "could not extract vmlinux from $z"; return 1; }
+}
+
+# The 6.12 stack's QEMU 10 (it has igb; bookworm's 7.2 has not): unpacked
+# under the cache like the kernel, so the host's QEMU stays as it is.  Its
+# libraries are all bookworm's; seabios and ipxe come with the host's QEMU.
+unpack_qemu() {
+	local p deb tmp=$LABDIR/qemu.new
+	[ -x "$QEMU" ] && return 0
+	suite_known || die "apt knows no $SUITE suite (setup.sh adds it)"
+	rm -rf "$tmp"
+	for p in qemu-system-x86 qemu-system-data qemu-system-common; do
+		deb=$(fetch "$p") || exit 1
+		dpkg-deb -x "$deb" "$tmp" || die "dpkg-deb -x $deb failed"
+	done
+	mkdir -p "$tmp/usr/lib/x86_64-linux-gnu/qemu"
+	QEMU_MODULE_DIR=$tmp/usr/lib/x86_64-linux-gnu/qemu "$tmp/usr/bin/qemu-system-x86_64" \
+		-L "$tmp/usr/share/qemu" -device igb,help 2>/dev/null | grep -q '^igb options' ||
+		die "$(basename "$deb"): no igb in its QEMU (or it does not run: ldd $tmp/usr/bin/qemu-system-x86_64)"
+	deb_version "$deb" >"$tmp/version"
+	rm -rf "$LABDIR/qemu" && mv "$tmp" "$LABDIR/qemu"
+	rm -f "$LABDIR"/debs/qemu-system-*
 }
 
 build() {
@@ -209,10 +278,12 @@ build() {
 	echo "$KVER" >"$LABDIR/kver"
 	NSIM_KO=$LABDIR/netdevsim-$KVER.ko
 	[ -s "$NSIM_KO" ] || build_netdevsim "$NSIM_KO" "$(deb_version "$KDEB")"
+	[ "$STACK" = 6.1 ] || unpack_qemu
 
 	# everything the guest image is made of: a change in any of it rebuilds
 	key=$( {
 		echo "$KDEB $BBDEB $MODULES"
+		cat "$LABDIR/qemu/version" 2>/dev/null
 		sha256sum "$NSIM_KO" "$HERE/lab.sh" "$HERE/guest/init" \
 			"$(command -v ethtool)" "$(command -v ip)" "$(command -v jq)"
 	} | sha256sum | cut -d' ' -f1)
@@ -283,8 +354,11 @@ run() {
 			[ "$name" = virtio-rss ] && dev="$dev,rss=on,hash=on"
 			mods+=(virtio_pci virtio_net) ;;
 		e1000e | e1000) dev=$name mods+=("$name") ;;
+		igb)
+			[ "$STACK" != 6.1 ] || die "igb needs NP_LAB_STACK=6.12 (QEMU 7.2 has no igb)"
+			dev=igb mods+=(igb) q=1 ;;
 		vmxnet3) dev=vmxnet3 mods+=(vmxnet3) ;;
-		*) die "unknown NIC '$spec' (virtio[:Q] virtio-rss[:Q] e1000e e1000 vmxnet3[:Q])" ;;
+		*) die "unknown NIC '$spec' (virtio[:Q] virtio-rss[:Q] e1000e e1000 vmxnet3[:Q] igb)" ;;
 		esac
 		# vhost=off: QEMU's software RSS needs it, and TCG gains nothing from vhost
 		nd="tap,id=n$i,ifname=tap$i,script=no,downscript=no,vhost=off"
@@ -298,7 +372,7 @@ run() {
 	ip netns add "$NS" || die "ip netns add $NS failed"
 	local t0=$SECONDS
 	ip netns exec "$NS" timeout -k 5 "$timeout" \
-		qemu-system-x86_64 -accel tcg,thread=multi -cpu max -machine q35 \
+		"$QEMU" "${QEMU_DATA[@]}" -accel tcg,thread=multi -cpu max -machine q35 \
 		-smp "$cpus" -m "$mem" -nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$OUT/vmlinux" -initrd "$TMPD/initrd" -append "$cmdline" \
 		-serial "file:$TMPD/console" -serial "file:$TMPD/output" "${qnics[@]}" \

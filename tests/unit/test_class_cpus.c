@@ -25,7 +25,7 @@ static int apply(struct np_ctx *ctx, const char *policy, const char *const *flow
 {
 	struct np_apply_result *res = np_apply_result_new();
 	struct np_error *err = np_error_new();
-	struct np_plan_opts opts = { .flows = flows, .n_flows = n };
+	NP_PLAN_OPTS(opts, .flows = flows, .n_flows = n);
 	const struct np_policy *p = NULL;
 	int r;
 

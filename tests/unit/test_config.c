@@ -164,7 +164,8 @@ static void test_mixed_keys(void)
 {
 	const char *text = "[eth0]\npolicy = mixed\nflow = latency:tcp:6379\nflow = cpu:udp:53\n"
 			   "default-class = cpu\nweight = latency=3\n[eth1]\npolicy = throughput\n";
-	struct np_plan_opts o = { 0 }, other = { 0 };
+	NP_PLAN_OPTS(o);
+	NP_PLAN_OPTS(other);
 	struct np_config *cfg = NULL;
 	struct np_error err;
 

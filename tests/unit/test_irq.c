@@ -33,6 +33,32 @@ static void m(const char *driver, const char *ifname, const char *bus, const cha
 	is_int(q, queue, "%s: queue", name);
 }
 
+/* gve: block n of N is Tx queue n below N/2 and Rx queue n - N/2 above
+ * (gve.h gve_tx_idx_to_ntfy(), gve_rx_idx_to_ntfy()) */
+static void test_blocks(void)
+{
+	const char *bdf = "0000:00:04.0";
+	struct np_irq v[9];
+	char name[64];
+
+	memset(v, 0, sizeof(v));
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "gve-ntfy-blk%d@pci:%s", i, bdf);
+		ok(np_irq_match("gve", "ens4", bdf, name, &v[i].kind, &v[i].queue), "gve: %s", name);
+	}
+	ok(np_irq_match("gve", "ens4", bdf, "gve-mgmnt@pci:0000:00:04.0", &v[8].kind, &v[8].queue),
+	   "gve: the management vector is ours");
+	np_irq_split_blocks("gve", v, 9);
+	for (int i = 0; i < 8; i++) {
+		is_str(kinds[v[i].kind], i < 4 ? "tx" : "rx", "gve: block %d kind", i);
+		is_int(v[i].queue, i % 4, "gve: block %d queue", i);
+	}
+	is_int(v[8].queue, -1, "gve: management vector: no queue");
+	m("gve", "eth0", bdf, "eth0-ntfy-block.5", "txrx", 5);
+	np_irq_split_blocks("ixgbe", v, 1);
+	is_str(kinds[v[0].kind], "tx", "another driver's IRQs are left as matched");
+}
+
 static void test_match(void)
 {
 	const char *bdf = "0000:3b:00.0";
@@ -201,6 +227,7 @@ static void test_read_legacy(void)
 int main(void)
 {
 	test_match();
+	test_blocks();
 	test_read_mlx5();
 	test_read_virtio();
 	test_read_legacy();

@@ -65,9 +65,9 @@ static const char *const flows[] = { "latency:tcp:6379", "cpu:udp4:53", "through
 static struct np_plan *plan_mixed(const struct np_state *st, const struct np_plan_base *base,
 				  const char *cpus, const char *deflt)
 {
-	struct np_plan_opts o = { .flags = NP_PLAN_OPTS_MIXED, .flows = flows,
+	NP_PLAN_OPTS(o, .flags = NP_PLAN_OPTS_MIXED, .flows = flows,
 				  .n_flows = NP_ARRAY_SIZE(flows), .cpus = cpus,
-				  .default_class = deflt };
+				  .default_class = deflt);
 	struct np_error err;
 	struct np_plan *p = plan_for("mixed", &o, st, base, &err);
 

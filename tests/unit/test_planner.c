@@ -423,7 +423,7 @@ static void check_notes(const struct tcase *tc, const struct np_policy *p,
 static void check_idempotent(struct np_ctx *ctx, const struct tcase *tc,
 			     const struct np_policy *p, const struct np_plan *plan)
 {
-	struct np_plan_opts opts = { .cpus = tc->cpus };
+	NP_PLAN_OPTS(opts, .cpus = tc->cpus);
 	struct np_plan *again = NULL;
 	struct np_error err;
 	int r;
@@ -476,7 +476,7 @@ static void check_case(const struct np_policy *p, const struct np_state *st,
 
 static void test_case(struct np_ctx *ctx, const struct tcase *tc)
 {
-	const struct np_plan_opts opts = { .cpus = tc->cpus };
+	const NP_PLAN_OPTS(opts, .cpus = tc->cpus);
 	struct case_run run = { ctx, tc };
 
 	plan_each_policy(ctx, tc->name, &tc->s, &opts, check_case, &run);
@@ -487,7 +487,7 @@ static void test_case(struct np_ctx *ctx, const struct tcase *tc)
 static void plan_error(struct np_ctx *ctx, const char *name, const struct shape *s,
 		       const char *cpus, int code, enum np_phase phase)
 {
-	struct np_plan_opts opts = { .cpus = cpus };
+	NP_PLAN_OPTS(opts, .cpus = cpus);
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct np_error err;
@@ -526,7 +526,7 @@ static void test_errors(struct np_ctx *ctx)
 
 	/* the same machine is fine when the admin names CPUs */
 	if (shape_build(&isolated, &st) == 0) {
-		struct np_plan_opts opts = { .cpus = "1,3" };
+		NP_PLAN_OPTS(opts, .cpus = "1,3");
 		struct np_plan *plan = NULL;
 		struct np_error err;
 		int r;
@@ -738,7 +738,7 @@ static void test_xps_balance(struct np_ctx *ctx)
 {
 	const struct shape s = { .cpus = 256, .driver = "mlx5_core", .max_queues = 256,
 				 .queues = 256 };
-	struct np_plan_opts opts = { .cpus = "0-99" };
+	NP_PLAN_OPTS(opts, .cpus = "0-99");
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	unsigned lo = ~0u, hi = 0;

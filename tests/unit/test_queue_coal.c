@@ -24,7 +24,7 @@
 static struct np_plan *plan(const char *name, const struct np_state *st, const char **flows,
 			    const char *deflt)
 {
-	struct np_plan_opts o = { 0 };
+	NP_PLAN_OPTS(o);
 	struct np_plan *p = NULL;
 	struct np_error err = { 0 };
 	size_t n = 0;

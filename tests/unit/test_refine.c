@@ -16,7 +16,7 @@
 int main(void)
 {
 	struct shape before = { .cpus = 16, .queues = 16, .max_queues = 16, .irqs = 4 };
-	struct np_plan_opts opts = { .cpus = "0-3" };
+	NP_PLAN_OPTS(opts, .cpus = "0-3");
 	struct np_state *st = NULL, *now = NULL;
 	struct np_plan *plan = NULL, *refined = NULL, *direct = NULL;
 	const struct np_policy *policy;
@@ -32,6 +32,11 @@ int main(void)
 	ok(np_plan_compute(NULL, policy, &opts, st, &plan, &err) == 0, "planned (%s)", err.msg);
 	if (!plan)
 		return tap_done();
+	/* np_plan_changes answers what the plan's JSON lists */
+	ok(np_plan_changes(plan, "irq-affinity") && np_plan_changes(plan, "channels"),
+	   "the plan changes IRQ affinity and channels");
+	ok(!np_plan_changes(plan, "no-such-knob") && !np_plan_changes(plan, NULL),
+	   "and no knob it has no step of");
 
 	/* what the device is after the channel step: every queue its vector */
 	after = before;

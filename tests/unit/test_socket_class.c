@@ -25,7 +25,7 @@ static int get(int fd, int opt)
 
 static void check(int fd, enum np_class cls, const char *kind)
 {
-	struct np_socket_opts o;
+	struct np_socket_opts o = { .sz = sizeof(o) };
 
 	np_class_socket_opts(cls, &o);
 	is_int(get(fd, SO_BUSY_POLL), o.busy_poll_usecs, "%s %s: SO_BUSY_POLL", kind,
@@ -64,7 +64,7 @@ static void budget_is(int fd, int b, const char *what)
 
 int main(void)
 {
-	struct np_socket_opts lat, thr;
+	struct np_socket_opts lat = { .sz = sizeof(lat) }, thr = { .sz = sizeof(thr) };
 	struct np_error err;
 	enum np_class c;
 	int fds[2], r;

@@ -109,7 +109,7 @@ static void test_no_irq(void)
 				 .chan = SHAPE_SEPARATE, .max_queues = 2, .queues = 2,
 				 .irqs = SHAPE_NO_IRQS, .no_rss = true, .no_coalesce = true,
 				 .no_rings = true };
-	const struct np_plan_opts opts = { .cpus = "3" };
+	const NP_PLAN_OPTS(opts, .cpus = "3");
 	struct np_state *st = NULL;
 	struct np_plan *plan = NULL;
 	struct np_error err;

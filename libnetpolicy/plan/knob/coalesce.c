@@ -42,6 +42,10 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 	for (int f = 0; f < NP_COAL__COUNT; f++)
 		if ((a->supported & b->supported & (1u << f)) && a->val[f] != b->val[f])
 			fields |= 1u << f;
+	/* igc with queue pairs: Tx follows rx-usecs, and a tx-usecs of ours
+	 * would be refused */
+	if (drv && drv->paired_tx_follows_rx && np_driver_paired(&to->dev))
+		fields &= ~NP_COAL_BIT(NP_COAL_TX_USECS);
 	if (!fields)
 		return 0;
 	if (drv && drv->adaptive_off_alone && (fields & arx) && (fields & ~arx) &&

@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * DEVICE try [POLICY...] -- COMMAND [ARG...]: run the caller's workload
+ * under the device's baseline and each policy, in rounds, each round in a
+ * rotated order (drift over the run then favours no condition), and say
+ * which policy changed what measurably.  The library brings the device to
+ * each condition and back (np_try_*, one lock and one journal for the
+ * run); here are the schedule, the workload's processes and the report.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "try.h"
+
+/* a workload asked to stop gets this long before SIGKILL */
+#define TRY_GRACE_S 5.0
+/* the part of its output searched for the metric: the end, where iperf3,
+ * netperf and sockperf print their summaries */
+#define TRY_OUTPUT_MAX (1 << 20)
+
+int try_order(const struct try_ctx *t, int round, int pos)
+{
+	return (pos + round) % t->n_cond;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pause_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+
+	nanosleep(&ts, NULL);
+}
+
+static int conditions(struct try_ctx *t)
+{
+	struct cli *c = t->c;
+	CLI_ERROR(err);
+
+	t->cond[t->n_cond++].name = "baseline";
+	if (c->argc == 0) {
+		/* every built-in one but mixed, which needs its flows */
+		for (size_t i = 0; i < np_policy_count() && t->n_cond < TRY_MAX_COND; i++) {
+			const struct np_policy *p = np_policy_at(i);
+
+			if (strcmp(np_policy_name(p), "mixed")) {
+				t->cond[t->n_cond].policy = p;
+				t->cond[t->n_cond++].name = np_policy_name(p);
+			}
+		}
+		return 0;
+	}
+	for (int i = 0; i < c->argc; i++) {
+		const struct np_policy *p = NULL;
+
+		if (t->n_cond == TRY_MAX_COND)
+			return cli_usage_error("try: at most %d policies", TRY_MAX_COND - 1);
+		if (!strcmp(c->argv[i], "mixed"))
+			return cli_usage_error("try: the mixed policy cannot be tried (its classes "
+					       "need flows and tasks placed with exec)");
+		if (np_policy_find(c->ctx, c->argv[i], &p, err) < 0)
+			return cli_fail(c, err);
+		t->cond[t->n_cond].policy = p;
+		t->cond[t->n_cond++].name = np_policy_name(p);
+	}
+	return 0;
+}
+
+static void print_schedule(struct try_ctx *t)
+{
+	struct cli *c = t->c;
+	struct json_object *doc, *sched, *names, *cmd;
+
+	if (c->json) {
+		doc = json_object_new_object();
+		sched = json_object_new_array();
+		names = json_object_new_array();
+		cmd = json_object_new_array();
+		cli_jadd(c, doc, "schema", json_object_new_int(NP_JSON_SCHEMA));
+		cli_jadd(c, doc, "device", json_object_new_string(c->device));
+		cli_jadd(c, doc, "dry_run", json_object_new_boolean(true));
+		cli_jadd(c, doc, "changed", json_object_new_boolean(false));
+		for (int i = 0; i < c->cmd_argc; i++)
+			cli_jpush(c, cmd, json_object_new_string(c->cmd_argv[i]));
+		cli_jadd(c, doc, "command", cmd);
+		cli_jadd(c, doc, "rounds", json_object_new_int(c->try_rounds));
+		for (int i = 0; i < t->n_cond; i++)
+			cli_jpush(c, names, json_object_new_string(t->cond[i].name));
+		cli_jadd(c, doc, "conditions", names);
+		for (int r = 0; r < c->try_rounds; r++) {
+			struct json_object *round = json_object_new_array();
+
+			for (int i = 0; i < t->n_cond; i++)
+				cli_jpush(c, round, json_object_new_string(
+						t->cond[try_order(t, r, i)].name));
+			cli_jpush(c, sched, round);
+		}
+		cli_jadd(c, doc, "schedule", sched);
+		cli_print_json(c, doc);
+		json_object_put(doc);
+		return;
+	}
+	printf("try %s: %d conditions, %d rounds, %d runs of '%s' (settle %g s, timeout %g s)\n",
+	       c->device, t->n_cond, c->try_rounds, t->n_cond * c->try_rounds, c->cmd_argv[0],
+	       c->try_settle, c->try_timeout);
+	for (int r = 0; r < c->try_rounds; r++) {
+		printf("round %d:", r + 1);
+		for (int i = 0; i < t->n_cond; i++)
+			printf("%s %s", i ? "," : "", t->cond[try_order(t, r, i)].name);
+		printf("\n");
+	}
+	printf("nothing was changed (dry run)\n");
+}
+
+/* Where the workload's output goes: DIR/ROUND-CONDITION.log, or an
+ * unnamed temporary file read back for the metric. */
+static int output_file(struct try_ctx *t, int round, const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (t->c->try_log) {
+		snprintf(path, sizeof(path), "%s/%02d-%s.log", t->c->try_log, round, name);
+		return open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	}
+	snprintf(path, sizeof(path), "%s/netpolicy-try.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/* The capture group of the metric's last match in the output. */
+static int find_metric(const regex_t *re, int fd, double *ret)
+{
+	char *buf = malloc(TRY_OUTPUT_MAX + 1), *line, *save = NULL;
+	off_t end = lseek(fd, 0, SEEK_END);
+	ssize_t n;
+	int found = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	lseek(fd, end > TRY_OUTPUT_MAX ? end - TRY_OUTPUT_MAX : 0, SEEK_SET);
+	n = read(fd, buf, TRY_OUTPUT_MAX);
+	buf[n > 0 ? n : 0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		regmatch_t m[2];
+		char *endp;
+		double v;
+
+		if (regexec(re, line, 2, m, 0) || m[1].rm_so < 0)
+			continue;
+		line[m[1].rm_eo] = '\0';
+		v = strtod(line + m[1].rm_so, &endp);
+		if (endp != line + m[1].rm_so) {
+			*ret = v;
+			found = 1;
+		}
+	}
+	free(buf);
+	return found;
+}
+
+/* Run the workload once, its output to fd; its status as try_run says.
+ * A signal to netpolicy is passed on to it, then it is waited for. */
+static int run_command(struct try_ctx *t, int fd)
+{
+	struct cli *c = t->c;
+	double start = now_s(), asked = 0;
+	int status, sent = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		cli_restore_signals();
+		execvp(c->cmd_argv[0], c->cmd_argv);
+		dprintf(STDERR_FILENO, "netpolicy: try: %s: %s\n", c->cmd_argv[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (!sent && cli_signal_received()) {
+			kill(pid, cli_signal_received());
+			sent = cli_signal_received();
+			asked = now_s();
+		} else if (!sent && c->try_timeout > 0 && now_s() - start > c->try_timeout) {
+			kill(pid, SIGTERM);
+			sent = -1;
+			asked = now_s();
+		} else if (sent && now_s() - asked > TRY_GRACE_S) {
+			kill(pid, SIGKILL);
+		}
+		pause_s(0.01);
+	}
+	if (sent == -1)
+		return -ETIMEDOUT;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void progress(struct try_ctx *t, int round, int pos, double started, int done)
+{
+	struct cli *c = t->c;
+	int total = t->n_cond * c->try_rounds;
+	double left = done ? (now_s() - started) / done * (total - done) : 0;
+
+	if (c->quiet)
+		return;
+	fprintf(stderr, "netpolicy: %s: try: round %d/%d, %s (%d/%d)", c->device, round + 1,
+		c->try_rounds, t->cond[try_order(t, round, pos)].name, done + 1, total);
+	if (done)
+		fprintf(stderr, ", about %.0f s left", left);
+	fprintf(stderr, "\n");
+}
+
+/* One run: the condition, the settling time, the workload and its sample.
+ * Returns 0, or the exit code that ends the try. */
+static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int round, int pos)
+{
+	struct cli *c = t->c;
+	struct try_cond *cd = &t->cond[try_order(t, round, pos)];
+	struct try_run *run = &cd->runs[cd->n_runs];
+	struct np_try_sample *s = NULL;
+	CLI_RESULT(res);
+	CLI_ERROR(err);
+	int fd, st, r;
+
+	if (!res)
+		return cli_out_of_memory();
+	if (np_try_apply(tr, cd->policy, NULL, res, err) < 0) {
+		cli_fail(c, err);
+		if (np_apply_result_rollback_incomplete(res))
+			return NP_EXIT_ROLLBACK_FAILED;
+		return NP_EXIT_ROLLED_BACK;
+	}
+	pause_s(c->try_settle);
+	if (cli_signal_received())
+		return NP_EXIT_ROLLED_BACK;
+	fd = output_file(t, round + 1, cd->name);
+	if (fd < 0) {
+		fprintf(stderr, "netpolicy: %s: try: the workload's output file: %s\n", c->device,
+			strerror(errno));
+		return NP_EXIT_ERROR;
+	}
+	if (np_try_sample_start(tr, &s, err) < 0) {
+		close(fd);
+		return cli_fail(c, err);
+	}
+	st = run_command(t, fd);
+	r = np_try_sample_stop(tr, s, err);
+	if (cli_signal_received()) {
+		np_try_sample_free(s);
+		close(fd);
+		return NP_EXIT_ROLLED_BACK;
+	}
+	run->round = round + 1;
+	run->position = pos + 1;
+	run->status = st == -ETIMEDOUT ? -1 : st;
+	for (int m = 0; m < NP_TRY_MEASURE__COUNT; m++)
+		run->v[1 + m] = np_try_sample_get(s, (enum np_try_measure)m);
+	run->v[0] = run->v[1 + NP_TRY_WALL];
+	np_try_sample_free(s);
+	if (r < 0) {
+		close(fd);
+		return cli_fail(c, err);
+	}
+	if (st != 0) {
+		fprintf(stderr, "netpolicy: %s: try: the command %s under %s (round %d)%s%s; the "
+			"device is back at its baseline\n", c->device,
+			st == -ETIMEDOUT ? "timed out" : st > 128 ? "was killed by a signal" :
+			st < 0 ? "could not be run" : "failed", cd->name, round + 1,
+			c->try_log ? ": its output is in " : "", c->try_log ? c->try_log : "");
+		close(fd);
+		return NP_EXIT_COMMAND;
+	}
+	if (re && find_metric(re, fd, &run->v[0]) <= 0) {
+		fprintf(stderr, "netpolicy: %s: try: the --metric pattern matched nothing in the "
+			"command's output under %s (round %d); the device is back at its baseline\n",
+			c->device, cd->name, round + 1);
+		close(fd);
+		return NP_EXIT_COMMAND;
+	}
+	close(fd);
+	cd->n_runs++;
+	return 0;
+}
+
+static int run_all(struct try_ctx *t, const regex_t *re)
+{
+	struct cli *c = t->c;
+	struct np_try *tr = NULL;
+	const struct np_policy *keep = NULL;
+	CLI_RESULT(res);
+	CLI_ERROR(err);
+	double started = now_s();
+	int rc = NP_EXIT_OK, done = 0, r;
+
+	if (!res)
+		return cli_out_of_memory();
+	if (np_try_begin(c->ctx, c->device, &tr, err) < 0)
+		return cli_fail(c, err);
+	for (int round = 0; round < c->try_rounds && !rc; round++)
+		for (int pos = 0; pos < t->n_cond && !rc; pos++) {
+			progress(t, round, pos, started, done++);
+			rc = one_run(t, tr, re, round, pos);
+		}
+	t->completed = !rc;
+	try_analyse(t);
+	if (t->completed && t->winner > 0 && c->try_keep && !strcmp(c->try_keep, "best"))
+		keep = t->cond[t->winner].policy;
+	np_error_clear(err);
+	r = np_try_end(tr, keep, NULL, c->strict ? NP_APPLY_STRICT : 0, NULL, res, err);
+	if (r < 0) {
+		cli_fail(c, err);
+		rc = np_apply_result_rollback_incomplete(res) ? NP_EXIT_ROLLBACK_FAILED :
+		     keep ? NP_EXIT_ROLLED_BACK : NP_EXIT_ERROR;
+	} else if (keep) {
+		t->kept = true;
+		c->changed = np_apply_result_changed(res);
+	}
+	np_try_free(tr);
+	if (rc == NP_EXIT_OK || rc == NP_EXIT_COMMAND)
+		try_report(t);
+	return rc;
+}
+
+int cmd_try(struct cli *c)
+{
+	struct try_ctx *t;
+	regex_t re;
+	int rc;
+
+	if (c->cmd_argc < 1)
+		return cli_usage_error("try: which command? ('netpolicy DEVICE try [POLICY...] -- "
+				       "COMMAND [ARG...]')");
+	if (c->try_keep && strcmp(c->try_keep, "best") && strcmp(c->try_keep, "none"))
+		return cli_usage_error("--keep: '%s' is neither 'best' nor 'none'", c->try_keep);
+	if (c->try_metric) {
+		if (regcomp(&re, c->try_metric, REG_EXTENDED))
+			return cli_usage_error("--metric: '%s' is not an extended regular expression",
+					       c->try_metric);
+		if (re.re_nsub < 1) {
+			regfree(&re);
+			return cli_usage_error("--metric: '%s' has no group '(...)' to capture the "
+					       "value", c->try_metric);
+		}
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		if (c->try_metric)
+			regfree(&re);
+		return cli_out_of_memory();
+	}
+	t->c = c;
+	t->winner = -1;
+	/* without a metric the measure is wall time, where less is better */
+	t->lower_better = c->try_lower || !c->try_metric;
+	rc = conditions(t);
+	if (rc == 0 && c->try_log && mkdir(c->try_log, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "netpolicy: try: --log %s: %s\n", c->try_log, strerror(errno));
+		rc = NP_EXIT_ERROR;
+	}
+	if (rc == 0 && c->dry_run)
+		print_schedule(t);
+	else if (rc == 0)
+		rc = run_all(t, c->try_metric ? &re : NULL);
+	if (c->try_metric)
+		regfree(&re);
+	free(t);
+	return rc;
+}

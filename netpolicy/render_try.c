@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * try's statistics and report.  Each condition is compared with the
+ * baseline, measure by measure, by the Mann-Whitney U test of their runs
+ * (try_stats.c); a difference is called only when p is below 0.05 divided
+ * by the number of policies compared (Bonferroni: with four policies, one
+ * of them "winning" by chance is as unlikely as with one).  The winner is
+ * the policy with the best median metric among those significantly better
+ * than the baseline.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "try.h"
+
+#define TRY_ALPHA 0.05
+
+const char *try_measure_name(const struct try_ctx *t, int m)
+{
+	if (m == 0)
+		return t->c->try_metric ? "metric" : "wall_s";
+	return np_try_measure_name((enum np_try_measure)(m - 1));
+}
+
+static void summarise(struct try_cond *cd, const struct try_cond *base, int m, double alpha)
+{
+	double v[TRY_STATS_MAX], b[TRY_STATS_MAX], lo = INFINITY, hi = -INFINITY;
+
+	for (int i = 0; i < cd->n_runs; i++) {
+		v[i] = cd->runs[i].v[m];
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+	}
+	for (int i = 0; i < base->n_runs; i++)
+		b[i] = base->runs[i].v[m];
+	cd->median[m] = try_median(v, (size_t)cd->n_runs);
+	cd->min[m] = lo;
+	cd->max[m] = hi;
+	cd->p[m] = NAN;
+	cd->ratio[m] = NAN;
+	cd->verdict[m] = 0;
+	if (cd == base || !cd->n_runs || !base->n_runs)
+		return;
+	if (base->median[m] != 0 && !isnan(base->median[m]))
+		cd->ratio[m] = cd->median[m] / base->median[m];
+	cd->p[m] = try_mann_whitney(v, (size_t)cd->n_runs, b, (size_t)base->n_runs, NULL);
+	if (cd->p[m] < alpha && cd->median[m] != base->median[m])
+		cd->verdict[m] = cd->median[m] > base->median[m] ? 1 : -1;
+}
+
+void try_analyse(struct try_ctx *t)
+{
+	const struct try_cond *base = &t->cond[0];
+	double best = NAN;
+
+	t->alpha = TRY_ALPHA / (t->n_cond > 1 ? t->n_cond - 1 : 1);
+	for (int i = 0; i < t->n_cond; i++)
+		for (int m = 0; m < TRY_N_MEASURES; m++)
+			summarise(&t->cond[i], base, m, t->alpha);
+	t->winner = -1;
+	for (int i = 1; i < t->n_cond; i++) {
+		const struct try_cond *cd = &t->cond[i];
+		int better = t->lower_better ? -1 : 1;
+
+		if (cd->verdict[0] != better)
+			continue;
+		if (isnan(best) || (t->lower_better ? cd->median[0] < best : cd->median[0] > best)) {
+			best = cd->median[0];
+			t->winner = i;
+		}
+	}
+}
+
+/* "better" or "worse" for the metric, "higher" or "lower" for the others */
+static const char *verdict_word(const struct try_ctx *t, int m, int v)
+{
+	if (!v)
+		return "no measurable difference";
+	if (m == 0)
+		return (v < 0) == t->lower_better ? "better" : "worse";
+	return v > 0 ? "higher" : "lower";
+}
+
+static struct json_object *jnum(double v)
+{
+	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
+}
+
+static void jadd_num(struct cli *c, struct json_object *o, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		cli_jnull(c, o, key);
+	else
+		cli_jadd(c, o, key, jnum(v));
+}
+
+static struct json_object *cond_json(struct try_ctx *t, const struct try_cond *cd)
+{
+	struct cli *c = t->c;
+	struct json_object *o = json_object_new_object(), *runs = json_object_new_array();
+	struct json_object *sum = json_object_new_object();
+
+	cli_jadd(c, o, "name", json_object_new_string(cd->name));
+	for (int i = 0; i < cd->n_runs; i++) {
+		const struct try_run *r = &cd->runs[i];
+		struct json_object *ro = json_object_new_object();
+
+		cli_jadd(c, ro, "round", json_object_new_int(r->round));
+		cli_jadd(c, ro, "position", json_object_new_int(r->position));
+		cli_jadd(c, ro, "exit", json_object_new_int(r->status));
+		for (int m = 0; m < TRY_N_MEASURES; m++)
+			jadd_num(c, ro, try_measure_name(t, m), r->v[m]);
+		cli_jpush(c, runs, ro);
+	}
+	cli_jadd(c, o, "runs", runs);
+	for (int m = 0; m < TRY_N_MEASURES; m++) {
+		struct json_object *s = json_object_new_object();
+
+		jadd_num(c, s, "median", cd->median[m]);
+		jadd_num(c, s, "min", cd->min[m]);
+		jadd_num(c, s, "max", cd->max[m]);
+		jadd_num(c, s, "ratio", cd->ratio[m]);
+		jadd_num(c, s, "p", cd->p[m]);
+		if (cd == &t->cond[0])
+			cli_jnull(c, s, "verdict");
+		else
+			cli_jadd(c, s, "verdict",
+				 json_object_new_string(verdict_word(t, m, cd->verdict[m])));
+		cli_jadd(c, sum, try_measure_name(t, m), s);
+	}
+	cli_jadd(c, o, "summary", sum);
+	return o;
+}
+
+static void report_json(struct try_ctx *t)
+{
+	struct cli *c = t->c;
+	struct json_object *doc = json_object_new_object(), *conds = json_object_new_array();
+	struct json_object *metric = json_object_new_object(), *cmd = json_object_new_array();
+
+	cli_jadd(c, doc, "schema", json_object_new_int(NP_JSON_SCHEMA));
+	cli_jadd(c, doc, "device", json_object_new_string(c->device));
+	cli_jadd(c, doc, "changed", json_object_new_boolean(c->changed));
+	for (int i = 0; i < c->cmd_argc; i++)
+		cli_jpush(c, cmd, json_object_new_string(c->cmd_argv[i]));
+	cli_jadd(c, doc, "command", cmd);
+	cli_jadd(c, doc, "rounds", json_object_new_int(c->try_rounds));
+	cli_jadd(c, doc, "completed", json_object_new_boolean(t->completed));
+	cli_jadd(c, doc, "settle_s", json_object_new_double(c->try_settle));
+	cli_jadd(c, doc, "timeout_s", json_object_new_double(c->try_timeout));
+	if (c->try_metric)
+		cli_jadd(c, metric, "pattern", json_object_new_string(c->try_metric));
+	else
+		cli_jnull(c, metric, "pattern");
+	cli_jadd(c, metric, "name", json_object_new_string(try_measure_name(t, 0)));
+	cli_jadd(c, metric, "lower_is_better", json_object_new_boolean(t->lower_better));
+	cli_jadd(c, doc, "metric", metric);
+	cli_jadd(c, doc, "alpha", json_object_new_double(t->alpha));
+	for (int i = 0; i < t->n_cond; i++)
+		cli_jpush(c, conds, cond_json(t, &t->cond[i]));
+	cli_jadd(c, doc, "conditions", conds);
+	if (t->winner > 0)
+		cli_jadd(c, doc, "winner", json_object_new_string(t->cond[t->winner].name));
+	else
+		cli_jnull(c, doc, "winner");
+	if (t->kept)
+		cli_jadd(c, doc, "kept", json_object_new_string(t->cond[t->winner].name));
+	else
+		cli_jnull(c, doc, "kept");
+	cli_print_json(c, doc);
+	json_object_put(doc);
+}
+
+void try_report(struct try_ctx *t)
+{
+	struct cli *c = t->c;
+	const struct try_cond *base = &t->cond[0];
+
+	if (c->json) {
+		report_json(t);
+		return;
+	}
+	if (c->quiet)
+		return;
+	printf("try %s: %s, %s is better; a difference is called at p < %.3g\n", c->device,
+	       c->try_metric ? "metric from the command's output" : "metric: wall time (s)",
+	       t->lower_better ? "lower" : "higher", t->alpha);
+	printf("%-14s %5s %12s %25s %7s  %s\n", "condition", "runs", "median", "min-max", "ratio",
+	       "verdict");
+	for (int i = 0; i < t->n_cond; i++) {
+		const struct try_cond *cd = &t->cond[i];
+		char range[64];
+
+		if (!cd->n_runs) {
+			printf("%-14s %5d %12s %25s\n", cd->name, 0, "-", "-");
+			continue;
+		}
+		snprintf(range, sizeof(range), "%.4g-%.4g", cd->min[0], cd->max[0]);
+		printf("%-14s %5d %12.4g %25s", cd->name, cd->n_runs, cd->median[0], range);
+		if (i == 0)
+			printf("\n");
+		else
+			printf(" %7.3f  %s (p=%.2g)\n", cd->ratio[0],
+			       verdict_word(t, 0, cd->verdict[0]), cd->p[0]);
+	}
+	for (int i = 1; i < t->n_cond; i++) {
+		const struct try_cond *cd = &t->cond[i];
+
+		for (int m = 1; m < TRY_N_MEASURES; m++)
+			if (cd->verdict[m])
+				printf("  %s: %s %.4g against %.4g (x%.3f), %s (p=%.2g)\n", cd->name,
+				       try_measure_name(t, m), cd->median[m], base->median[m],
+				       cd->ratio[m], verdict_word(t, m, cd->verdict[m]), cd->p[m]);
+	}
+	if (!t->completed)
+		printf("stopped before the last run: no policy is kept\n");
+	else if (t->winner > 0)
+		printf("best: %s%s\n", t->cond[t->winner].name,
+		       t->kept ? " (kept: applied as 'set' would)" :
+		       " (the device is back at its baseline; --keep best applies it)");
+	else
+		printf("no policy beat the baseline measurably; the device is back at its "
+		       "baseline\n");
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* try: the run's data, shared by cmd_try.c (the loop) and render_try.c
+ * (statistics and report). */
+#ifndef NP_CLI_TRY_H
+#define NP_CLI_TRY_H
+
+#include "cli.h"
+#include "try_stats.h"
+
+#define TRY_MAX_COND 16
+/* the measures a run records: the metric, then the library's */
+#define TRY_N_MEASURES (1 + NP_TRY_MEASURE__COUNT)
+
+struct try_run {
+	int round, position;	/* 1-based */
+	int status;		/* exit status, 128+N for signal N, -1 timed out */
+	double v[TRY_N_MEASURES];
+};
+
+struct try_cond {
+	const char *name;		/* "baseline" or the policy's */
+	const struct np_policy *policy;	/* NULL: the baseline */
+	struct try_run runs[TRY_STATS_MAX];
+	int n_runs;
+	/* render_try.c: per measure against the baseline */
+	double median[TRY_N_MEASURES], min[TRY_N_MEASURES], max[TRY_N_MEASURES];
+	double ratio[TRY_N_MEASURES], p[TRY_N_MEASURES];
+	int verdict[TRY_N_MEASURES];	/* 0 none, +1 higher, -1 lower */
+};
+
+struct try_ctx {
+	struct cli *c;
+	struct try_cond cond[TRY_MAX_COND];
+	int n_cond;
+	bool lower_better;	/* the metric's direction */
+	double alpha;		/* per comparison: 0.05 over the number of policies */
+	bool completed;		/* every run was made */
+	int winner;		/* index of the condition kept or to keep, -1 none */
+	bool kept;
+};
+
+/* The name of measure m (0 is "metric" or, without --metric, "wall_s"). */
+const char *try_measure_name(const struct try_ctx *t, int m);
+/* Medians, ranges, tests and the winner. */
+void try_analyse(struct try_ctx *t);
+/* The report, text or JSON. */
+void try_report(struct try_ctx *t);
+/* The order of round r (0-based): the conditions rotated by r. */
+int try_order(const struct try_ctx *t, int round, int pos);
+
+#endif

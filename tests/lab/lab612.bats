@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# Real drivers in a QEMU guest, the 6.12 stack (tests/lab/README.md): each
+# test boots bookworm-backports' 6.12 kernel under its QEMU 10 (TCG, 8-17 s to
+# a shell), which emulates igb, and runs one script of tests/lab/guest/ there; the guest's TAP lines are shown when a test fails.  Needs root and the
+# lab (`lab.sh can-run`); skips with the reason otherwise.
+
+NP_SRCDIR=${NP_SRCDIR:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
+NETPOLICY=${NETPOLICY:-${NP_BUILDDIR:-$NP_SRCDIR}/netpolicy/netpolicy}
+LAB=$NP_SRCDIR/tests/lab/lab.sh
+export NP_LAB_STACK=6.12
+GUEST=$NP_SRCDIR/tests/lab/guest
+
+# bats 1.8 cannot skip from setup_file: it leaves the reason for setup()
+setup_file() {
+	export LAB_SKIP= LAB_BROKEN=
+	if [ "$(id -u)" != 0 ]; then
+		LAB_SKIP="lab tests need root"
+	elif ! LAB_SKIP=$("$LAB" can-run); then
+		:
+	elif ! LAB_BROKEN=$("$LAB" build 2>&1); then
+		LAB_SKIP= LAB_BROKEN="lab.sh build failed: $LAB_BROKEN"
+	else
+		LAB_SKIP= LAB_BROKEN=
+	fi
+}
+
+setup() {
+	[ -z "$LAB_SKIP" ] || skip "$LAB_SKIP"
+	if [ -n "$LAB_BROKEN" ]; then
+		echo "$LAB_BROKEN"
+		return 1
+	fi
+}
+
+need_netpolicy() {
+	[ -x "$NETPOLICY" ] || skip "$NETPOLICY not built"
+}
+
+# guest SCRIPT LAB-RUN-OPTIONS...: boot, run tests/lab/guest/SCRIPT, pass if it
+# does; a failure shows the guest's output without its passing checks
+# (NP_LAB_VERBOSE=1: with them)
+guest() {
+	local script=$1 bin=()
+	shift
+	[ -x "$NETPOLICY" ] && bin=(-b "$NETPOLICY")
+	run "$LAB" run -t "${NP_LAB_TIMEOUT:-300}" "${bin[@]}" "$@" "$GUEST/$script"
+	if [ "${NP_LAB_VERBOSE:-0}" = 1 ]; then
+		echo "$output"
+	else
+		echo "$output" | grep -v '^ok '
+	fi
+	[ "$status" -eq 0 ]
+}
+
+@test "6.12 lab: the guest has its kernel, igb, virtio-net, e1000e, netdevsim and tools" {
+	guest smoke612.sh -n igb -n virtio-rss:4 -n e1000e
+}

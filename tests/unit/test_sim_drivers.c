@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The simulated drivers refuse what the driver table (np_drivers.h) says the
+ * real ones refuse, with their errno: coalescing requests on the models of
+ * r8169, atlantic, tg3 and igc, sent straight to the sim backend (no
+ * planner in between, which would never send them).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "drivers/np_drivers.h"
+#include "np_private.h"
+#include "tap.h"
+
+#define F(f) NP_COAL_BIT(NP_COAL_##f)
+
+static char tmpdir[] = "/tmp/np-sim-drivers-XXXXXX";
+static const char *srcdir = ".";
+
+struct sim {
+	struct np_ctx *ctx;
+	struct np_backend *be;
+	struct np_state *st;
+};
+
+static void open_sim(struct sim *s, const char *model)
+{
+	char src[1200], dst[600];
+	struct np_error err = { 0 };
+	struct json_object *o;
+
+	snprintf(src, sizeof(src), "%s/tests/fixtures/models/%s.json", srcdir, model);
+	snprintf(dst, sizeof(dst), "%s/%s.json", tmpdir, model);
+	o = json_object_from_file(src);
+	if (!o || json_object_to_file(dst, o) < 0) {
+		printf("Bail out! cannot copy %s\n", src);
+		exit(99);
+	}
+	json_object_put(o);
+	memset(s, 0, sizeof(*s));
+	if (np_ctx_new(&s->ctx, &err) < 0 || np_ctx_set_state_dir(s->ctx, tmpdir, &err) < 0 ||
+	    np_ctx_set_model(s->ctx, dst, &err) < 0 || np_ctx_backend(s->ctx, &s->be, &err) < 0) {
+		printf("Bail out! %s\n", err.msg);
+		exit(99);
+	}
+}
+
+/* The device as the simulator has it now. */
+static void rediscover(struct sim *s, const char *ifname)
+{
+	struct np_error err = { 0 };
+
+	np_state_free(s->st);
+	s->st = calloc(1, sizeof(*s->st));
+	if (!s->st || s->be->ops->discover(s->be, ifname, s->st, &err) < 0) {
+		printf("Bail out! discover %s: %s\n", ifname, err.msg);
+		exit(99);
+	}
+}
+
+/* Send `fields` of the device's coalescing with the values in vals (field,
+ * value pairs ending at -1); the errno, the message in msg. */
+static int send_coal(struct sim *s, const char *ifname, uint32_t fields, const int *vals, char *msg,
+		size_t len)
+{
+	struct np_error err = { 0 };
+	struct np_coalesce want;
+	int r;
+
+	rediscover(s, ifname);
+	want = s->st->dev.coalesce;
+	for (; *vals >= 0; vals += 2)
+		want.val[vals[0]] = (uint32_t)vals[1];
+	r = s->be->ops->set_coalesce(s->be, &s->st->dev, &want, fields, &err);
+	snprintf(msg, len, "%s", r < 0 ? err.msg : "");
+	return r;
+}
+
+static uint32_t now(struct sim *s, const char *ifname, enum np_coal_field f)
+{
+	rediscover(s, ifname);
+	return s->st->dev.coalesce.val[f];
+}
+
+static void done(struct sim *s)
+{
+	np_state_free(s->st);
+	np_ctx_free(s->ctx);
+}
+
+#define V(...) ((const int[]){ __VA_ARGS__, -1 })
+
+static void r8169(void)
+{
+	struct sim s;
+	char m[300];
+
+	open_sim(&s, "r8169-1q");
+	is_int(send_coal(&s, "enp2s0", F(RX_USECS) | F(RX_FRAMES),
+		    V(NP_COAL_RX_USECS, 100, NP_COAL_RX_FRAMES, 64), m, sizeof(m)), -ERANGE,
+	       "r8169: rx-frames 64 refused (ERANGE, above RTL_COALESCE_FRAME_MAX)");
+	ok(strstr(m, "rx-frames 64: r8169 takes 0-60") != NULL, "r8169: says so: %s", m);
+	is_int(send_coal(&s, "enp2s0", F(TX_FRAMES), V(NP_COAL_TX_FRAMES, 61), m, sizeof(m)), -ERANGE,
+	       "r8169: tx-frames 61 refused (ERANGE)");
+	is_int(send_coal(&s, "enp2s0", F(RX_FRAMES), V(NP_COAL_RX_FRAMES, 8), m, sizeof(m)), -EINVAL,
+	       "r8169: rx-frames 8 without rx-usecs refused (EINVAL)");
+	ok(strstr(m, "rx-frames 8 without rx-usecs") != NULL, "r8169: says so: %s", m);
+	is_int(send_coal(&s, "enp2s0", F(RX_USECS) | F(RX_FRAMES),
+		    V(NP_COAL_RX_USECS, 50, NP_COAL_RX_FRAMES, 60), m, sizeof(m)), 0,
+	       "r8169: 60 frames beside 50 us taken");
+	is_int(send_coal(&s, "enp2s0", F(TX_USECS), V(NP_COAL_TX_USECS, 20), m, sizeof(m)), 0,
+	       "r8169: a delay alone (frames 1: no count) taken");
+	done(&s);
+}
+
+static void atlantic(void)
+{
+	struct sim s;
+	char m[300];
+
+	open_sim(&s, "atlantic-8q");
+	is_int(send_coal(&s, "enp5s0", F(RX_FRAMES), V(NP_COAL_RX_FRAMES, 64), m, sizeof(m)), -EOPNOTSUPP,
+	       "atlantic: rx-frames 64 refused (EOPNOTSUPP: no frame counting)");
+	is_int(send_coal(&s, "enp5s0", F(RX_FRAMES), V(NP_COAL_RX_FRAMES, 1), m, sizeof(m)), -EOPNOTSUPP,
+	       "atlantic: rx-frames 1 beside a delay refused (EOPNOTSUPP)");
+	ok(strstr(m, "atlantic counts no frames") != NULL, "atlantic: says so: %s", m);
+	is_int(send_coal(&s, "enp5s0", F(TX_USECS), V(NP_COAL_TX_USECS, 2000), m, sizeof(m)), -EINVAL,
+	       "atlantic: tx-usecs 2000 refused (EINVAL, above 1022)");
+	is_int(send_coal(&s, "enp5s0", F(RX_USECS), V(NP_COAL_RX_USECS, 0), m, sizeof(m)), -EOPNOTSUPP,
+	       "atlantic: rx-usecs 0 with rx-frames still 0 refused (EOPNOTSUPP)");
+	is_int(send_coal(&s, "enp5s0", F(RX_USECS) | F(RX_FRAMES),
+		    V(NP_COAL_RX_USECS, 0, NP_COAL_RX_FRAMES, 1), m, sizeof(m)), 0,
+	       "atlantic: rx-usecs 0 with rx-frames 1 taken");
+	done(&s);
+}
+
+static void tg3(void)
+{
+	struct sim s;
+	char m[300];
+
+	open_sim(&s, "tg3-4q");
+	is_int(send_coal(&s, "eno1", F(RX_USECS), V(NP_COAL_RX_USECS, 0), m, sizeof(m)), -EINVAL,
+	       "tg3: rx-usecs 0 refused (EINVAL)");
+	is_int(send_coal(&s, "eno1", F(TX_USECS), V(NP_COAL_TX_USECS, 0), m, sizeof(m)), -EINVAL,
+	       "tg3: tx-usecs 0 refused (EINVAL)");
+	is_int(send_coal(&s, "eno1", F(RX_FRAMES), V(NP_COAL_RX_FRAMES, 256), m, sizeof(m)), -EINVAL,
+	       "tg3: rx-frames 256 refused (EINVAL)");
+	is_int(send_coal(&s, "eno1", F(RX_USECS), V(NP_COAL_RX_USECS, 1), m, sizeof(m)), 0,
+	       "tg3: rx-usecs 1 taken");
+	done(&s);
+}
+
+static void igc(void)
+{
+	struct sim s;
+	char m[300];
+
+	open_sim(&s, "igc-4q");
+	is_int(send_coal(&s, "enp3s0", F(TX_USECS), V(NP_COAL_TX_USECS, 50), m, sizeof(m)), -EINVAL,
+	       "igc: a tx-usecs change with queue pairs refused (EINVAL)");
+	is_int(send_coal(&s, "enp3s0", F(RX_USECS), V(NP_COAL_RX_USECS, 5), m, sizeof(m)), -EINVAL,
+	       "igc: rx-usecs 5 refused (EINVAL)");
+	is_int(send_coal(&s, "enp3s0", F(RX_USECS), V(NP_COAL_RX_USECS, 2), m, sizeof(m)), -EINVAL,
+	       "igc: rx-usecs 2 refused (EINVAL)");
+	is_int(send_coal(&s, "enp3s0", F(RX_USECS), V(NP_COAL_RX_USECS, 50), m, sizeof(m)), 0,
+	       "igc: rx-usecs 50 taken");
+	is_int(now(&s, "enp3s0", NP_COAL_TX_USECS), 50, "igc: tx-usecs follows rx-usecs with queue pairs");
+	is_int(send_coal(&s, "enp3s0", F(TX_USECS) | F(RX_USECS),
+		    V(NP_COAL_RX_USECS, 100, NP_COAL_TX_USECS, 50), m, sizeof(m)), 0,
+	       "igc: tx-usecs at what the driver reports is taken");
+	done(&s);
+}
+
+int main(void)
+{
+	if (getenv("NP_SRCDIR"))
+		srcdir = getenv("NP_SRCDIR");
+	if (!mkdtemp(tmpdir)) {
+		printf("Bail out! mkdtemp\n");
+		return 99;
+	}
+	r8169();
+	atlantic();
+	tg3();
+	igc();
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			printf("# could not remove %s\n", tmpdir);
+	}
+	return tap_done();
+}
