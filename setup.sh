@@ -13,8 +13,10 @@ mode=${1:-}
 # package would upgrade it, which is not ours to do.
 packages=(build-essential autoconf automake libtool pkg-config libmnl-dev libnl-3-dev
 	libnl-route-3-dev libjson-c-dev bats bash-completion ethtool iproute2 strace jq time util-linux iperf3
-	systemd ansible-core python3)
+	systemd ansible-core python3 python3-jsonschema)
 lab_packages=(qemu-system-x86 kmod cpio busybox-static xz-utils zstd)
+# the Debian package build (tests/pkg/deb.bats)
+deb_packages=(dpkg-dev debhelper lintian)
 
 install_missing() {
 	local missing=() p
@@ -85,7 +87,7 @@ demo)
 	done
 	;;
 check)
-	install_missing "${packages[@]}" "${lab_packages[@]}"
+	install_missing "${packages[@]}" "${lab_packages[@]}" "${deb_packages[@]}"
 	add_backports
 	build build
 	build build-asan --enable-sanitizers

@@ -77,6 +77,9 @@ struct cli {
 	char **cmd_argv;
 	bool changed;		/* a device was changed (for the exit status of output errors) */
 	bool out_failed;	/* a document could not be built (memory ran out): not printed */
+	/* watch --json: what made watch re-apply; each document is then one
+	 * line (JSON Lines) with the time and this trigger */
+	const char *trigger;
 	int out_errno;		/* why writing the JSON document failed, 0: it did not */
 };
 

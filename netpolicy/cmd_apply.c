@@ -154,7 +154,9 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		if (np_apply_result_notes(res)[0])
 			cli_jadd(c, plan_json, "rounded",
 					       json_object_new_string(np_apply_result_notes(res)));
-		cli_jadd(c, plan_json, "dropped", dropped_json(c, res));
+		/* documented "when any" */
+		if (np_apply_result_n_dropped(res))
+			cli_jadd(c, plan_json, "dropped", dropped_json(c, res));
 		if (np_apply_result_interrupted(res))
 			cli_jadd(c, plan_json, "interrupted", json_object_new_boolean(1));
 		if (np_apply_result_unrecorded(res))
@@ -302,10 +304,12 @@ int cmd_reset(struct cli *c)
 	if (np_plan_to_json(plan, &obj) < 0)
 		obj = NULL;	/* reported as for cli_apply */
 	cli_jadd(c, obj, "policy", json_object_new_string("reset"));
-	if (c->dry_run)
+	if (c->dry_run) {
+		cli_note_pending(c, obj);
 		rc = cli_print_dry_run(c, obj);
-	else
+	} else {
 		rc = cli_apply_report(c, obj, r, res, err);
+	}
 	json_object_put(obj);
 	np_plan_free(plan);
 	return rc;

@@ -52,20 +52,23 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const struct n
 			cli_irqbalance_note(c, false);
 		return rc;
 	}
-	cli_note_pending(c, NULL);
 	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
 	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {
 		char buf[600];
 
+		cli_note_pending(c, NULL);
 		rc = cli_device_failed(c, policy, cli_fail(c, err),
 				   np_error_format(err, buf, sizeof(buf)));
 		goto out;
 	}
 	if (np_plan_to_json(plan, &obj) < 0) {
+		cli_note_pending(c, NULL);
 		fprintf(stderr, "netpolicy: out of memory\n");
 		rc = cli_device_failed(c, policy, NP_EXIT_ERROR, "out of memory");
 		goto out;
 	}
+	/* what the real set would find first: netpolicy-json(7) */
+	cli_note_pending(c, obj);
 	rc = cli_print_dry_run(c, obj);
 	cli_irqbalance_note(c, false);
 out:

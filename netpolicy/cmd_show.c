@@ -88,9 +88,11 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	    np_policy_find(c->ctx, np_active_name(active), &policy, err) < 0) {
 		if (!err || np_error_code(err) == -ENOMEM)
 			c->out_failed = true;	/* not "no policy": memory ran out */
+		/* the members and their order as with a policy */
 		cli_jnull(c, obj, "policy");
-		cli_jnull(c, obj, "drift");
+		cli_jnull(c, obj, "policy_cpus");
 		cli_jnull(c, obj, "mixed");
+		cli_jnull(c, obj, "drift");
 		return;
 	}
 	name = np_active_name(active);

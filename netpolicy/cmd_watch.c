@@ -289,7 +289,9 @@ static int recheck(struct cli *c, struct tracks *t, const struct due *d)
 			"applying it again\n", d->ifname, d->what, steps, steps == 1 ? "" : "s",
 			steps == 1 ? "s" : "", np_active_name(active));
 	c->changed = false;
+	c->trigger = d->what;
 	rc = cli_apply(c, policy, &opts);
+	c->trigger = NULL;
 	if (rc == NP_EXIT_OK)
 		fought(c, tr, d->what);
 out:

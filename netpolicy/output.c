@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -84,6 +85,11 @@ void cli_print_json(struct cli *c, struct json_object *obj)
 	if (obj && !c->out_failed && json_object_is_type(obj, json_type_object)) {
 		doc = json_object_new_object();
 		cli_jadd(c, doc, "schema", json_object_new_int(NP_JSON_SCHEMA));
+		if (c->trigger) {
+			cli_jadd(c, doc, "event", json_object_new_string("reapply"));
+			cli_jadd(c, doc, "time", json_object_new_int64((int64_t)time(NULL)));
+			cli_jadd(c, doc, "trigger", json_object_new_string(c->trigger));
+		}
 		json_object_object_foreach(obj, key, val) {
 			if (!doc || c->out_failed)
 				break;
@@ -96,8 +102,8 @@ void cli_print_json(struct cli *c, struct json_object *obj)
 		obj = doc;
 	}
 	if (obj && !c->out_failed)
-		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_SPACED |
+		text = json_object_to_json_string_ext(obj, (c->trigger ? JSON_C_TO_STRING_PLAIN :
+							    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) |
 							   JSON_C_TO_STRING_NOSLASHESCAPE);
 	/* json-c can return a damaged text when memory runs out (a failed
 	 * append to its buffer is ignored): print only what reads back */

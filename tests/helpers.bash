@@ -22,9 +22,40 @@ np_model() {
 	MODEL=$NP_TMP/$1.json
 }
 
+# "$@" (a netpolicy command line); with --json its standard output is also
+# kept in $NP_JSON_CAPTURE (set by tests/run-bats), which validates every
+# document against its schema in doc/schema/ when the file's tests are done.
+# watch streams: its events are checked by the tests that run it.
+np_json_kept() {
+	local a f rc
+	if [ -n "${NP_JSON_CAPTURE:-}" ]; then
+		for a in "$@"; do
+			case $a in
+			watch) break ;;
+			--json | -j)
+				f=$NP_JSON_CAPTURE/$BASHPID.$RANDOM$RANDOM
+				printf '%s\n' "$@" >"$f.args"
+				"$@" >"$f.out" && rc=0 || rc=$?
+				cat "$f.out"
+				return $rc
+				;;
+			esac
+		done
+	fi
+	"$@"
+}
+
+# tests/json_schema.py ARGS... (doc/schema/ and a python3 with jsonschema):
+# validate documents against netpolicy's JSON schemas (NP_SCHEMA_DIR: others).
+np_json_validate() {
+	local py=python3
+	"$py" -c 'import jsonschema' 2>/dev/null || py=/usr/bin/python3
+	"$py" "$NP_SRCDIR/tests/json_schema.py" "${NP_SCHEMA_DIR:-$NP_SRCDIR/doc/schema}" "$@"
+}
+
 # netpolicy against the simulated machine in $MODEL with a private state dir
 npsim() {
-	"$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$@"
+	np_json_kept "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$@"
 }
 
 # The sim backend's operation that writes knob $1 (what a fault names).
@@ -165,7 +196,7 @@ np_veth_teardown() {
 
 # netpolicy inside the namespace (its own /sys), private state dir
 npns() {
-	ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" "$@"
+	np_json_kept ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" "$@"
 }
 
 # "00000000,0000000f" (a sysfs mask) -> "0-3" (a cpulist), independently of

@@ -19,7 +19,7 @@ setup() {
 teardown() { np_cleanup_tmp; }
 
 # --root is the test build's (tests/netpolicy-test): never the installed binary's
-nproot() { "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" --root "$ROOT" "$@"; }
+nproot() { np_json_kept "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" --model "$MODEL" --root "$ROOT" "$@"; }
 
 state_of() {
 	npsim --json "$1" show | jq -S 'del(.policy, .policy_cpus, .drift)'

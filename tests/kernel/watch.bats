@@ -59,6 +59,29 @@ wait_for() {	# wait_for SECONDS CMD...: until CMD succeeds
 	[ "$st" -eq 0 ]
 }
 
+@test "watch --json: one line per re-apply (JSON Lines) with its time and trigger, valid against watch-event.json" {
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	start=$(date +%s)
+	ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" --json -v watch v0 \
+		>"$NP_TMP/watch.jsonl" 2>"$NP_TMP/watch.log" &
+	WATCH_PID=$!
+	wait_for 5 grep -q "watching" "$NP_TMP/watch.log"
+	ip netns exec "$NS" ethtool -L v0 rx 1 tx 1
+	wait_for 15 npns v0 check throughput
+	wait_for 10 grep -q "v0: .*still matches policy throughput" "$NP_TMP/watch.log"
+	kill -TERM "$WATCH_PID"
+	wait "$WATCH_PID" || true
+	WATCH_PID=
+	cat "$NP_TMP/watch.jsonl"
+	# one line, one document: the re-apply
+	[ "$(wc -l <"$NP_TMP/watch.jsonl")" -eq 1 ]
+	[ "$(jq -c '[.event, .trigger, .ifname, .policy, .changed]' "$NP_TMP/watch.jsonl")" = \
+	  '["reapply","channels","v0","throughput",true]' ]
+	[ "$(jq .time "$NP_TMP/watch.jsonl")" -ge "$start" ]
+	np_json_validate watch-event.json "$NP_TMP/watch.jsonl"
+}
+
 @test "watch: a link that comes up without its settings gets the policy back" {
 	run npns v0 set throughput
 	[ "$status" -eq 0 ]

@@ -84,6 +84,29 @@ C
 	"$NP_TMP/consumer"
 }
 
+@test "the installed archive links into a shared object (position-independent code)" {
+	consumer
+	lib=$PKG_DEST$(mkvar libdir)/libnetpolicy.a
+	run cc -shared -fPIC -o "$NP_TMP/plugin.so" "$NP_TMP/consumer.c" $(pc --cflags) \
+		-Wl,--whole-archive "$lib" -Wl,--no-whole-archive $(pc --static --libs | sed 's/-lnetpolicy//')
+	echo "$output"
+	[ "$status" -eq 0 ]
+	nm -D --defined-only "$NP_TMP/plugin.so" | grep -q ' np_version$'
+}
+
+@test "the sample configuration is installed, names no device, and is not installed over an admin's" {
+	conf=$PKG_DEST$(mkvar confdir)/netpolicy.conf
+	cmp "$NP_SRCDIR/contrib/netpolicy.conf" "$conf"
+	[ -z "$(grep -v '^#' "$conf" | grep .)" ]
+	"$NETPOLICY" --state-dir "$NP_TMP/state" --config "$conf" plan
+	# an admin's file stays as it is
+	mkdir -p "$NP_TMP/etc"
+	echo '[eth9]' >"$NP_TMP/etc/netpolicy.conf"
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$NP_BUILDDIR" \
+		install-data-local DESTDIR= confdir="$NP_TMP/etc" >/dev/null
+	[ "$(cat "$NP_TMP/etc/netpolicy.conf")" = "[eth9]" ]
+}
+
 @test "only the public API is global in the installed archive" {
 	lib=$PKG_DEST$(mkvar libdir)/libnetpolicy.a
 	nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort >"$NP_TMP/global"

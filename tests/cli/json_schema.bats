@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# The JSON contract made machine-checked: doc/schema/ has a JSON Schema per
+# document of netpolicy-json(7); every document of every command validates
+# against its schema (tests/json_schema.py, python3-jsonschema), the page
+# and the schemas name the same members, and the drifts between the page and
+# the output are gone.  (Every other test file's --json documents made
+# through npsim and npns are validated too: tests/run-bats.)
+
+load ../helpers
+
+setup() {
+	np_tmpdir
+	mkdir -p "$NP_TMP/docs"
+	N=0
+}
+teardown() {
+	np_kill_watchdogs
+	np_cleanup_tmp
+}
+
+# keep "$@"'s --json document (a netpolicy command line after npsim's
+# options; DOCBIN: another netpolicy binary) in $NP_TMP/docs for one validation at the end; the document is
+# also in $NP_TMP/last.json
+doc() {
+	N=$((N + 1))
+	printf '%s\n' "$@" >"$NP_TMP/docs/$N.args"
+	"${DOCBIN:-$NETPOLICY}" --state-dir "$STATE_DIR" --model "$MODEL" --json "$@" >"$NP_TMP/docs/$N.out" \
+		2>/dev/null || true
+	[ -s "$NP_TMP/docs/$N.out" ] || { echo "no document from: $*"; return 1; }
+	cp "$NP_TMP/docs/$N.out" "$NP_TMP/last.json"
+}
+
+@test "the schemas are valid JSON Schemas and netpolicy-json(7) documents exactly their members" {
+	run np_json_validate --man "$NP_SRCDIR/man/netpolicy-json.7" "$NP_SRCDIR/man/netpolicy-model.5"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the check has teeth: a member the page does not name is found
+	jq '.properties.bogus_member = {"type": "string"}' "$NP_SRCDIR/doc/schema/confirm.json" \
+		>"$NP_TMP/confirm.json"
+	cp "$NP_SRCDIR"/doc/schema/*.json "$NP_TMP/docs/"
+	cp "$NP_TMP/confirm.json" "$NP_TMP/docs/confirm.json"
+	NP_SCHEMA_DIR=$NP_TMP/docs run np_json_validate --man "$NP_SRCDIR/man/netpolicy-json.7" \
+		"$NP_SRCDIR/man/netpolicy-model.5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"member bogus_member (confirm.json) is not documented"* ]]
+}
+
+@test "every command's document validates against its schema: show, set, reset, check, confirm, policies, plan" {
+	np_sim_dev ice-mixed
+	doc "$DEV" show
+	doc show
+	doc "$DEV" check throughput
+	doc "$DEV" set throughput --dry-run
+	doc "$DEV" reset --dry-run		# never changed: the short document
+	doc "$DEV" reset
+	doc "$DEV" set throughput
+	doc "$DEV" show
+	doc "$DEV" check
+	doc "$DEV" set latency --confirm 60
+	doc "$DEV" set cpu --dry-run
+	doc "$DEV" reset --dry-run
+	doc "$DEV" show
+	doc "$DEV" confirm
+	doc "$DEV" set mixed --flow latency:tcp:6379 --flow cpu:udp:53 --dry-run
+	doc "$DEV" set mixed --flow latency:tcp:6379 --flow cpu:udp:53
+	doc "$DEV" show
+	doc "$DEV" reset
+	doc policies
+	printf '[%s]\npolicy = latency\n' "$DEV" >"$NP_TMP/np.conf"
+	doc plan --config "$NP_TMP/np.conf" --dry-run
+	doc plan --config "$NP_TMP/np.conf"
+	# no configuration: the default policy's plan (--root: the test build's)
+	mkdir -p "$NP_TMP/root"
+	DOCBIN=$NETPOLICY_TEST_BIN doc --root "$NP_TMP/root" plan --dry-run
+	run np_json_validate --captured "$NP_TMP/docs"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# json schema: $N documents validated, 0 failed"* ]]
+}
+
+@test "a document that breaks its schema is refused: the validation has teeth" {
+	np_sim_dev few-msix
+	doc eno1 set throughput --dry-run
+	jq 'del(.interrupted_run)' "$NP_TMP/last.json" >"$NP_TMP/docs/$N.out"
+	doc eno1 show
+	jq '.mtu = "1500" | .undocumented = 1' "$NP_TMP/last.json" >"$NP_TMP/docs/$N.out"
+	run np_json_validate --captured "$NP_TMP/docs"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not valid against dry-run.json"* ]]
+	[[ "$output" == *"'interrupted_run' is a required property"* ]]
+	[[ "$output" == *"not valid against show.json"* ]]
+	[[ "$output" == *"2 documents validated, 2 failed"* ]]
+}
+
+@test "dry runs say what the next change would find, as show and check do: a pending --confirm's deadline" {
+	np_sim_dev few-msix
+	doc eno1 set throughput --dry-run
+	[ "$(jq -c '[.interrupted_run, .confirm_deadline]' "$NP_TMP/last.json")" = '[false,null]' ]
+	npsim eno1 set latency --confirm 60 >/dev/null 2>&1
+	doc eno1 show
+	want=$(jq .confirm_deadline "$NP_TMP/last.json")
+	[ "$want" -gt 0 ]
+	for cmd in "set cpu --dry-run" "reset --dry-run" "check"; do
+		# shellcheck disable=SC2086
+		doc eno1 $cmd
+		[ "$(jq -c '[.interrupted_run, .confirm_deadline]' "$NP_TMP/last.json")" = "[false,$want]" ] ||
+			{ echo "$cmd: $(cat "$NP_TMP/last.json")"; false; }
+	done
+	printf '[eno1]\npolicy = cpu\n' >"$NP_TMP/np.conf"
+	doc plan --config "$NP_TMP/np.conf" --dry-run
+	[ "$(jq -c '.devices[0] | [.interrupted_run, .confirm_deadline]' "$NP_TMP/last.json")" = "[false,$want]" ]
+}
+
+@test "show: a device never set has policy_cpus null, its members in the order of a set one" {
+	np_sim_dev few-msix
+	doc eno1 show
+	[ "$(jq -c '[.policy, .policy_cpus, .mixed, .drift]' "$NP_TMP/last.json")" = '[null,null,null,null]' ]
+	never=$(jq -c 'keys_unsorted' "$NP_TMP/last.json")
+	npsim eno1 set throughput >/dev/null
+	doc eno1 show
+	[ "$(jq -c 'keys_unsorted' "$NP_TMP/last.json")" = "$never" ]
+}
+
+@test "set: dropped only when the driver refused something; the page's jq example works on a mixed plan" {
+	np_sim_dev few-msix
+	doc eno1 set throughput
+	[ "$(jq 'has("dropped")' "$NP_TMP/last.json")" = false ]
+	np_sim_dev ice-mixed
+	doc "$DEV" set mixed --flow latency:tcp:6379 --dry-run
+	# ntuple rules the plan creates: typed changes with before null
+	[ "$(jq '[.steps[] | select(.knob == "ntuple") | .changes[] | select(.before == null)] | length' \
+		"$NP_TMP/last.json")" -gt 0 ]
+	# the example of netpolicy-json(7), EXAMPLES
+	jq '.steps[].changes[] | select(.type == "uint" and .before != null) | .after - .before' \
+		"$NP_TMP/last.json" >/dev/null
+}
+
+@test "plan --dry-run without a configuration: config null and the default policy, as documented" {
+	np_sim_dev few-msix
+	mkdir -p "$NP_TMP/root"
+	DOCBIN=$NETPOLICY_TEST_BIN doc --root "$NP_TMP/root" plan --dry-run
+	[ "$(jq -c '[.config, .default_policy, .dry_run]' "$NP_TMP/last.json")" = '[null,"throughput",true]' ]
+	run np_json_validate plan.json "$NP_TMP/last.json"
+	[ "$status" -eq 0 ]
+}
