@@ -129,12 +129,12 @@ watchdogs_gone() {
 }
 
 @test "confirm, reset and a later set each end the pending watchdog: none outlives its change" {
-	for end in confirm reset "set throughput" "set --confirm 60 throughput"; do
+	for end in confirm reset "set cpu" "set --confirm 60 cpu"; do
 		npsim "$DEV" set latency --confirm 60 >/dev/null
 		[ -n "$(watchdogs)" ]
 		first=$(watchdogs)
 		npsim "$DEV" $end >/dev/null
-		if [ "$end" = "set --confirm 60 throughput" ]; then
+		if [ "$end" = "set --confirm 60 cpu" ]; then
 			# the new change has its own watchdog; the first one ended
 			for ((i = 0; i < 50; i++)); do
 				[ "$(watchdogs)" != "$first" ] && break
