@@ -49,7 +49,8 @@ run_faults() {	# run_faults MODEL: every policy, every step, mode fail
 			rm -rf "$STATE_DIR"
 		done < <(steps_of "$model" "$policy")
 		echo "# $model $policy: $count steps failed in turn" >&3
-		[ "$count" -ge 3 ]
+		# virtio-4q's cpu has 2 (no NOTF_COAL: no coalescing step)
+		[ "$count" -ge 2 ]
 		unset seen
 	done
 }
@@ -196,11 +197,13 @@ kill_stopped() { kill -9 "$pid"; wait "$pid" 2>/dev/null || true; }
 @test "another writer during the rollback: exit 4, says so, the device left as that writer set it" {
 	np_model virtio-4q
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
-	# latency on virtio-4q: step 0 coalesce tx-usecs, steps 1-4 rfs, 5 the
+	# virtio-4q as a device with VIRTIO_NET_F_NOTF_COAL (its coalescing not
+	# fixed): latency is step 0 coalesce tx-usecs, steps 1-4 rfs, 5 the
 	# sysctl; the second write_attr (step 2) fails, so the rollback's first
 	# step (numbered 2: the numbers go on) restores tx-usecs, and the test
 	# hook stops it there
-	jq '.faults = [{"op": "write_attr", "after": 1}]' "$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
+	jq '(.devices[0].coalesce) |= del(.fixed) | .faults = [{"op": "write_attr", "after": 1}]' \
+		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
 	stopped_set 2 "$NP_TMP/out"
 	grep -q "stopped after step 2 (coalesce tx-usecs)" "$NP_TMP/out"
 	# another writer sets tx-usecs under the rollback, after it was restored
