@@ -25,13 +25,14 @@ np_model() {
 # "$@" (a netpolicy command line); with --json its standard output is also
 # kept in $NP_JSON_CAPTURE (set by tests/run-bats), which validates every
 # document against its schema in doc/schema/ when the file's tests are done.
-# watch streams: its events are checked by the tests that run it.
+# watch streams: its events are checked by the tests that run it; after
+# "--" the words are another command's (exec, try --), not netpolicy's.
 np_json_kept() {
 	local a f rc
 	if [ -n "${NP_JSON_CAPTURE:-}" ]; then
 		for a in "$@"; do
 			case $a in
-			watch) break ;;
+			watch | --) break ;;
 			--json | -j)
 				f=$NP_JSON_CAPTURE/$BASHPID.$RANDOM$RANDOM
 				printf '%s\n' "$@" >"$f.args"
