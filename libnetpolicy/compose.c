@@ -62,24 +62,28 @@ struct np_plan_opts_buf {
 	struct np_policy_record rec;
 };
 
-/* Setting the policy that is applied, with the same CPUs, leaves out what
- * the driver refused last time: a second `set` writes nothing.  A reset,
- * another policy or --strict tries every knob again. */
-static const struct np_plan_opts *with_recorded_drops(struct np_engine *e,
-						      const struct np_policy *policy,
-						      const struct np_plan_opts *opts,
-						      unsigned flags, struct np_plan_opts_buf *buf)
+/* What the policy record adds to the caller's options.  Setting the policy
+ * that is applied, with the same CPUs, leaves out what the driver refused
+ * last time: a second `set` writes nothing (a reset, another policy or
+ * --strict tries every knob again).  The link speed it was planned for
+ * stands in for a link that is down, whatever the policy: it is the
+ * device's (planner.c). */
+static const struct np_plan_opts *with_record(struct np_engine *e, const struct np_policy *policy,
+					      const struct np_plan_opts *opts, unsigned flags,
+					      struct np_plan_opts_buf *buf)
 {
 	static const struct np_plan_opts none = { .sz = sizeof(none) };
 	struct np_policy_record *a = &buf->rec;
 	const char *cpus = opts && opts->cpus ? opts->cpus : "";
 
-	if ((flags & NP_APPLY_STRICT) || (opts && opts->drop) ||
-	    np_store_policy_load(&e->store, a, NULL) < 0 || !a->drop[0] ||
-	    strcmp(a->policy, policy->name) || strcmp(a->cpus, cpus))
+	if (np_store_policy_load(&e->store, a, NULL) < 0)
 		return opts;
 	buf->opts = opts ? *opts : none;
-	buf->opts.drop = a->drop;
+	if (!buf->opts.link_speed)
+		buf->opts.link_speed = a->link_speed;
+	if (!(flags & NP_APPLY_STRICT) && !buf->opts.drop && a->drop[0] &&
+	    !strcmp(a->policy, policy->name) && !strcmp(a->cpus, cpus))
+		buf->opts.drop = a->drop;
 	return &buf->opts;
 }
 
@@ -90,7 +94,7 @@ static const struct np_plan_opts *with_recorded_drops(struct np_engine *e,
  * change, would plan the speed-less defaults and `check` a second later
  * would call the difference drift.  Policies whose plan depends on the
  * speed wait for carrier, bounded (a cable that is out stays out); the plan
- * then says the speed was unknown, as before.
+ * is then made for the speed recorded at the last apply, if any.
  */
 #define CARRIER_WAIT_MS 3000
 #define CARRIER_POLL_MS 100
@@ -137,7 +141,7 @@ int np_apply_policy(struct np_ctx *ctx, const char *ifname, const struct np_poli
 	if (r >= 0)
 		r = wait_carrier(&e, &cur, policy, err);
 	if (r >= 0)
-		r = np_plan_compute(ctx, policy, with_recorded_drops(&e, policy, opts, flags, &o), cur,
+		r = np_plan_compute(ctx, policy, with_record(&e, policy, opts, flags, &o), cur,
 				    &plan, err);
 	e.plan_fresh = true;
 	if (r >= 0)

@@ -108,6 +108,7 @@ struct np_plan {
 	const struct np_policy *policy;	/* NULL for a rollback plan */
 	char cpus[256];			/* the --cpus it was planned with, "" for the default */
 	char drop[128];			/* knobs left as they are (np_plan_opts.drop), "" none */
+	uint32_t link_speed;		/* Mb/s it was planned for, 0 unknown (planner.c) */
 	/* the engine's diffs while it looks for the field a driver refused:
 	 * a coalescing request per field (apply/refuse.c) */
 	bool split;

@@ -145,13 +145,14 @@ struct np_ident {
 void np_ident_of(struct np_ctx *ctx, const struct np_state *st, struct np_ident *ret);
 bool np_ident_same(const struct np_ident *a, const struct np_ident *b);
 
-/* Version 2 (written since the mixed policy) adds "mixed"; version 1
- * records are still read (has_mixed false).  Always zeroed before it is
- * filled: records are compared whole (memcmp). */
+/* Version 2 (written since the mixed policy) adds "mixed", version 3
+ * "link_speed"; versions 1 and 2 are still read (has_mixed false, speed 0).
+ * Always zeroed before it is filled: records are compared whole (memcmp). */
 struct np_policy_record {
 	char policy[32];	/* "" = none */
 	char cpus[256];		/* the --cpus it was planned with, "" for the default */
 	char drop[128];		/* knobs the driver refused, left out ("" none) */
+	uint32_t link_speed;	/* Mb/s it was planned for (np_plan.link_speed), 0 unknown */
 	bool has_mixed;		/* the mixed policy: its options and classes */
 	struct np_mixed_record mixed;
 };

@@ -126,6 +126,9 @@ int cmd_check(struct cli *c)
 		if (!opts.cpus && np_active_cpus(active)[0])
 			opts.cpus = np_active_cpus(active);
 	}
+	/* a link down for a moment (igb after a channel change) is checked
+	 * at the speed the policy was applied for */
+	opts.link_speed = np_active_link_speed(active);
 	/* a mixed device is checked against the flows it was set with */
 	if (!strcmp(name, np_active_name(active)))
 		cli_active_mixed_opts(active, &opts, flows);

@@ -103,6 +103,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	else
 		cli_jnull(c, obj, "policy_cpus");
 	opts.cpus = cpus[0] ? cpus : NULL;
+	opts.link_speed = np_active_link_speed(active);
 	cli_active_mixed_opts(active, &opts, flows);
 	add_mixed(c, active, obj);
 	cli_mixed_napi(c, obj);

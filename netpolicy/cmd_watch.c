@@ -266,6 +266,8 @@ static int recheck(struct cli *c, struct tracks *t, const struct due *d)
 		opts.cpus = np_active_cpus(active);
 	if (np_active_drop(active)[0])
 		opts.drop = np_active_drop(active);
+	/* a cable pulled is not drift: plan for the speed it was set at */
+	opts.link_speed = np_active_link_speed(active);
 	cli_active_mixed_opts(active, &opts, flows);
 	if (np_policy_find(c->ctx, np_active_name(active), &policy, err) < 0 ||
 	    np_discover(c->ctx, d->ifname, &st, err) < 0 ||

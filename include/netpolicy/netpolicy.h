@@ -41,6 +41,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <netpolicy/version.h>
 
@@ -476,6 +477,11 @@ struct np_plan_opts {
 	size_t n_flows;
 	const char *default_class;
 	const char *weights;
+	/* The link speed in Mb/s to plan for when the device reports none
+	 * (carrier down): the speed the applied policy was planned for
+	 * (np_active_link_speed()), so a link that bounces for a moment, as
+	 * igb's does after each channel change, is not drift.  0: none. */
+	uint32_t link_speed;
 };
 /* Declares `struct np_plan_opts NAME` with sz set and the members given:
  * NP_PLAN_OPTS(opts, .cpus = "0-7"); */
@@ -988,6 +994,14 @@ NP_EXPORT const char *np_active_cpus(const struct np_active *active);
  * Return: the comma-separated list (np_plan_opts.drop), "" when none.
  */
 NP_EXPORT const char *np_active_drop(const struct np_active *active);
+/**
+ * np_active_link_speed() - the link speed the applied policy was planned for
+ * @active: the record (NULL: none)
+ *
+ * Return: Mb/s, or 0 when the link speed was unknown then (or the record
+ * was written before records kept it); for np_plan_opts.link_speed.
+ */
+NP_EXPORT uint32_t np_active_link_speed(const struct np_active *active);
 /**
  * np_active_n_flows() - how many flows the applied mixed policy has
  * @active: the record

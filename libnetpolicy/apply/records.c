@@ -233,9 +233,9 @@ int np_store_pristine_save(struct np_store *s, const struct np_state *st,
 
 /* --- policy record -------------------------------------------------------------- */
 
-/* Version 2 added "mixed" (null for the other policies); version 1 is still
- * read, as a record without it. */
-#define POLICY_VERSION 2
+/* Version 2 added "mixed" (null for the other policies), version 3
+ * "link_speed"; versions 1 and 2 are still read, as records without them. */
+#define POLICY_VERSION 3
 
 int np_policy_record_to_json(const struct np_policy_record *rec, struct json_object **ret)
 {
@@ -247,7 +247,8 @@ int np_policy_record_to_json(const struct np_policy_record *rec, struct json_obj
 	}
 	if (!np_doc_add(&doc, "policy", json_object_new_string(rec->policy)) ||
 	    !np_doc_add(&doc, "cpus", json_object_new_string(rec->cpus)) ||
-	    !np_doc_add(&doc, "drop", json_object_new_string(rec->drop))) {
+	    !np_doc_add(&doc, "drop", json_object_new_string(rec->drop)) ||
+	    !np_doc_add(&doc, "link_speed", json_object_new_int64(rec->link_speed))) {
 		json_object_put(mixed);
 		return -ENOMEM;
 	}
@@ -266,11 +267,12 @@ int np_policy_record_from_json(struct json_object *obj, const char *what,
 	struct np_policy_record rec;
 	struct json_object *mixed = NULL, *v;
 	int r, version = POLICY_VERSION;
+	long long speed;
 
 	memset(&rec, 0, sizeof(rec));
 	if (json_object_object_get_ex(obj, "version", &v) && json_object_is_type(v, json_type_int) &&
-	    json_object_get_int64(v) == 1)
-		version = 1;
+	    json_object_get_int64(v) >= 1 && json_object_get_int64(v) < POLICY_VERSION)
+		version = (int)json_object_get_int64(v);
 	r = np_json_check_format(obj, POLICY_FORMAT, version, what, err);
 	if (r >= 0)
 		r = get_string(obj, "policy", rec.policy, sizeof(rec.policy), what, err);
@@ -280,7 +282,10 @@ int np_policy_record_from_json(struct json_object *obj, const char *what,
 		r = get_string(obj, "drop", rec.drop, sizeof(rec.drop), what, err);
 	if (r >= 0 && !rec.policy[0])
 		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: empty policy name", what);
-	if (r >= 0 && version == 2 && !json_object_object_get_ex(obj, "mixed", &mixed))
+	if (r >= 0 && version >= 3 &&	/* Mb/s, 0 for unknown */
+	    (r = get_int(obj, "link_speed", 0, UINT32_MAX - 1, &speed, what, err)) >= 0)
+		rec.link_speed = (uint32_t)speed;
+	if (r >= 0 && version >= 2 && !json_object_object_get_ex(obj, "mixed", &mixed))
 		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: mixed: missing", what);
 	if (r >= 0 && mixed) {
 		rec.has_mixed = true;

@@ -131,3 +131,8 @@ const char *np_active_drop(const struct np_active *active)
 {
 	return active ? active->drop : "";
 }
+
+uint32_t np_active_link_speed(const struct np_active *active)
+{
+	return active ? active->link_speed : 0;
+}

@@ -96,6 +96,7 @@ static int apply_commit(struct np_engine *e, const struct np_state *cur, const s
 		snprintf(c->policy_rec.policy, sizeof(c->policy_rec.policy), "%s", plan->policy->name);
 		snprintf(c->policy_rec.cpus, sizeof(c->policy_rec.cpus), "%s", plan->cpus);
 		snprintf(c->policy_rec.drop, sizeof(c->policy_rec.drop), "%s", e->drop);
+		c->policy_rec.link_speed = plan->link_speed;
 		/* the mixed policy's classes and what netpolicy makes for them:
 		 * the rules and contexts it may remove later */
 		c->policy_rec.has_mixed = plan->mixed != NULL;
@@ -498,6 +499,7 @@ static int read_active(struct np_ctx *ctx, const char *ifname, struct np_active 
 	snprintf(ret->policy, sizeof(ret->policy), "%s", rec.policy);
 	snprintf(ret->cpus, sizeof(ret->cpus), "%s", rec.cpus);
 	snprintf(ret->drop, sizeof(ret->drop), "%s", rec.drop);
+	ret->link_speed = rec.link_speed;
 	if (rec.has_mixed) {
 		ret->mixed = malloc(sizeof(*ret->mixed));
 		if (!ret->mixed)

@@ -24,6 +24,19 @@ bool np_driver_paired(const struct np_dev *dev)
 	return !queue_irq && !dev->channels.err && dev->channels.combined > 0;
 }
 
+bool np_driver_paired_after(const struct np_driver *drv, const struct np_dev *dev,
+			    const struct np_channels *after, bool *predicted)
+{
+	const struct np_channels *now = &dev->channels;
+
+	*predicted = false;
+	if (!drv || !drv->pairs_above_half || now->err || after->err || !after->max_combined ||
+	    (now->combined == after->combined && now->rx == after->rx && now->tx == after->tx))
+		return np_driver_paired(dev);
+	*predicted = true;
+	return after->combined > after->max_combined / 2;
+}
+
 const struct np_coal_special *np_driver_coal_special(const struct np_driver *drv,
 						     enum np_coal_field f, uint32_t v)
 {

@@ -46,7 +46,13 @@ static const struct np_coal_special ixgbe_specials[] = {
  * default, IGB_DEFAULT_ITR in igb.h); 0 turns moderation off and DMA
  * coalescing with it.  igb_main.c igb_request_msix(): "<ifname>-TxRx-<n>"
  * (paired) or "<ifname>-rx-<n>"/"-tx-<n>"; igb_set_channels() ->
- * igb_reinit_queues() rebuilds the interrupt scheme (IRQs re-requested). */
+ * igb_reinit_queues() rebuilds the interrupt scheme (IRQs re-requested).
+ * igb_main.c igb_set_flag_queue_pairs(), run again by igb_reinit_queues():
+ * IGB_FLAG_QUEUE_PAIRS set when rss_queues > max_rss_queues / 2 and cleared
+ * otherwise (82576, 82580, i350, i354, i210; max_combined is max_rss_queues,
+ * 8 on an 82576).  82575 and i211 never pair, and the rule then predicts
+ * wrongly above half; the engine plans again from the device after the
+ * change, so only a dry run is off there. */
 static const struct np_coal_range igb_ranges[] = {
 	{ NP_COAL_RX_USECS, 10, 10000, -EINVAL },
 	{ NP_COAL_TX_USECS, 10, 10000, -EINVAL },
@@ -232,6 +238,7 @@ static const struct np_driver drivers[] = {
 		.name = "igb", .ethtool_file = "drivers/net/ethernet/intel/igb/igb_ethtool.c",
 		.ranges = N(igb_ranges), .specials = N(igb_specials),
 		.paired_refuses = B(TX_USECS), .adaptive_rx_usecs = 3,
+		.pairs_above_half = "drivers/net/ethernet/intel/igb/igb_main.c, igb_set_flag_queue_pairs()",
 		.chan_affinity = NP_CHAN_RESETS,
 		.irq_names = "<ifname>-TxRx-<n>, or <ifname>-rx-<n> and <ifname>-tx-<n>",
 		.irq_naming = NP_IRQN_IFNAME,

@@ -93,6 +93,10 @@ struct np_driver {
 	/* while Rx and Tx share vectors, a write of rx-usecs sets tx-usecs
 	 * too (igc) */
 	bool paired_tx_follows_rx;
+	/* Rx and Tx share vectors when combined > max_combined / 2, decided
+	 * again at every channel change (igb): what a dry run plans for.
+	 * The driver function that decides it, or NULL. */
+	const char *pairs_above_half;
 	/* channels */
 	bool no_set_channels;		/* get_channels without set_channels */
 	bool rules_block_channels;	/* no channel change while any ntuple rule exists */
@@ -134,6 +138,11 @@ const struct np_driver *np_driver_table(size_t *n);
 /* Whether Rx and Tx share interrupt vectors on this device: a TxRx IRQ, or
  * (no IRQ known) combined channels. */
 bool np_driver_paired(const struct np_dev *dev);
+/* Whether they will share vectors once the device has the channels
+ * `after` (a plan's target): by the driver's rule when the count changes
+ * (pairs_above_half), else as they do now.  *predicted: the rule decided. */
+bool np_driver_paired_after(const struct np_driver *drv, const struct np_dev *dev,
+			    const struct np_channels *after, bool *predicted);
 
 /* The special value `v` of field `f` means, or NULL. */
 const struct np_coal_special *np_driver_coal_special(const struct np_driver *drv,

@@ -119,7 +119,7 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 	struct np_coalesce *c = &plan->target->dev.coalesce;
 	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
 	uint32_t settable = c->supported & ~c->fixed, skip = 0, paired = 0, missing = 0;
-	bool adaptive_rx = false, adaptive_tx = false, fixed = false;
+	bool adaptive_rx = false, adaptive_tx = false, fixed = false, predicted = false;
 	char list[160];
 
 	if (c->err) {
@@ -132,8 +132,16 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 		/* set from the delays below (frames_by_usecs) */
 		if (drv->frames_follow_usecs)
 			skip |= NP_COAL_BIT(NP_COAL_RX_FRAMES) | NP_COAL_BIT(NP_COAL_TX_FRAMES);
-		if (drv->paired_refuses && np_driver_paired(&st->dev))
+		/* the plan's channel change may pair or unpair the vectors
+		 * the coalescing is written to (it is written after it) */
+		if (drv->paired_refuses &&
+		    np_driver_paired_after(drv, &st->dev, &plan->target->dev.channels, &predicted))
 			paired = drv->paired_refuses;
+		if (predicted && (paired != 0) != np_driver_paired(&st->dev))
+			np_plan_note(plan, "coalesce", "planned for %s vectors after the channel "
+				     "change: %s pairs Rx and Tx above %u queues (%s)",
+				     paired ? "paired" : "unpaired", st->dev.driver,
+				     plan->target->dev.channels.max_combined / 2, drv->pairs_above_half);
 	}
 	if (p->adaptive) {
 		adaptive_rx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_RX);

@@ -72,21 +72,41 @@ static bool link_speed_known(const struct np_link *l)
 }
 
 /*
+ * The speed (Mb/s) the plan is made for, 0 unknown.  With the carrier down
+ * the device reports none; the speed the applied policy was planned for
+ * (opts->link_speed, from its record) stands in for it, since a plan must
+ * not change because a link bounced: igb drops carrier for ~200 ms on each
+ * channel change, its own ones included, and `check` or `watch` in that
+ * moment would otherwise call the speed-less plan's difference drift.
+ */
+static uint32_t plan_link_speed(const struct np_plan_opts *opts, const struct np_state *st,
+				struct np_plan *plan)
+{
+	if (link_speed_known(&st->dev.link))
+		return st->dev.link.speed;
+	if (!opts || !opts->link_speed)
+		return 0;
+	np_plan_note(plan, "channels", "link speed unknown (link down?): planning for %u Mb/s, "
+		     "the speed when the policy was applied", opts->link_speed);
+	return opts->link_speed;
+}
+
+/*
  * How many queues the policy wants, before driver limits.  Counted in
  * physical cores: scaling.rst (RSS Configuration) "for interrupt handling, HT
  * has shown no benefit in initial tests, so limit the number of queues to
  * the number of CPU cores in the system", and the kernel's default does the
  * same.
  */
-static unsigned want_queues(const struct np_policy *p, const struct np_state *st,
-			    const struct np_cpu_order *o, struct np_plan *plan)
+static unsigned want_queues(const struct np_policy *p, const struct np_cpu_order *o,
+			    struct np_plan *plan)
 {
 	unsigned cores = o->n_local_cores ? o->n_local_cores : o->n_cores, n;
 
 	switch (p->channels) {
 	case NP_CHAN_LINK_SPEED:
-		if (link_speed_known(&st->dev.link)) {
-			n = (st->dev.link.speed + 9999) / 10000;
+		if (plan->link_speed) {
+			n = (plan->link_speed + 9999) / 10000;
 		} else {
 			/* Link down at boot or at udev add: one queue would
 			 * starve a fast NIC once the link comes up. */
@@ -220,10 +240,17 @@ static const struct np_irq *pristine_irq(const struct np_plan_base *base, const 
 	return NULL;
 }
 
+static bool channels_change(const struct np_channels *a, const struct np_channels *b)
+{
+	return !a->err && !b->err &&
+	       (a->combined != b->combined || a->rx != b->rx || a->tx != b->tx);
+}
+
 static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
 		      const struct np_plan_base *base, struct np_plan *plan)
 {
 	struct np_dev *t = &plan->target->dev;
+	const struct np_driver *drv;
 	unsigned queue_irqs = 0;
 
 	for (unsigned i = 0; i < t->n_irq; i++) {
@@ -258,6 +285,11 @@ static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, u
 		np_plan_note(plan, "irq-affinity", "no per-queue IRQs recognised among %u IRQs", t->n_irq);
 	if (nq > o->n)
 		np_plan_note(plan, "irq-affinity", "%u queues share %u CPUs", nq, o->n);
+	if (t->n_irq && channels_change(&st->dev.channels, &t->channels) &&
+	    (drv = np_driver_lookup(st->dev.driver)) && drv->chan_affinity == NP_CHAN_RESETS)
+		np_plan_note(plan, "irq-affinity", "driver %s requests its vectors again on a channel "
+			     "change: the IRQs are planned again after it, by their names then",
+			     st->dev.driver);
 }
 
 /* Bytes a full-size Ethernet frame takes on the wire: 1500 MTU + 14 header +
@@ -321,8 +353,8 @@ static void plan_rings(const struct np_policy *p, const struct np_state *st,
 				     st->dev.driver);
 		return;
 	}
-	if (p->rings == NP_RING_BURST && link_speed_known(&st->dev.link) && nq)
-		burst = 2 * (uint64_t)st->dev.link.speed * held_back_usecs(p) /
+	if (p->rings == NP_RING_BURST && plan->link_speed && nq)
+		burst = 2 * (uint64_t)plan->link_speed * held_back_usecs(p) /
 			(8ull * WIRE_FRAME_BYTES) / nq;
 	if (burst > UINT32_MAX)
 		burst = UINT32_MAX;
@@ -386,7 +418,8 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	 * mixed policy makes them again; foreign ones stay as they are */
 	if (base)
 		np_steer_drop_owned(&plan->target->dev.steer, &base->owned);
-	want = want_queues(p, st, &o, plan);
+	plan->link_speed = plan_link_speed(opts, st, plan);
+	want = want_queues(p, &o, plan);
 	r = plan_channels(opts, st, want, plan, &nq);
 	if (r < 0)
 		goto out;

@@ -12,7 +12,10 @@ static int again(const struct np_plan *plan, const struct np_state *now, const c
 		 const struct np_state *pristine, struct np_plan **ret, struct np_error *err)
 {
 	struct np_plan_opts opts = { .sz = sizeof(opts), .cpus = plan->cpus[0] ? plan->cpus : NULL,
-				     .drop = drop && drop[0] ? drop : NULL };
+				     .drop = drop && drop[0] ? drop : NULL,
+				     /* the link a channel change bounced is the one
+				      * the plan was made for */
+				     .link_speed = plan->link_speed };
 	struct np_plan_base base = plan->base;
 
 	if (!plan->policy)

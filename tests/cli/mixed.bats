@@ -34,7 +34,7 @@ FLOWS=(--flow latency:tcp:6379 --flow throughput:tcp:5201 --flow cpu:udp:53)
 	[ "$status" -eq 0 ]
 	[ "$(jq .changed <<<"$output")" = true ]
 	rec=$STATE_DIR/$dev.policy
-	[ "$(jq .version "$rec")" -eq 2 ]
+	[ "$(jq .version "$rec")" -eq 3 ]
 	[ "$(jq -c .mixed.flows "$rec")" = '["latency:tcp:6379","throughput:tcp:5201","cpu:udp:53"]' ]
 	[ "$(jq -r .mixed.default "$rec")" = throughput ]
 	# latency and cpu: a context each (not the foreign 1), two rules each (IPv4, IPv6)

@@ -5,7 +5,10 @@
 # from 8 channels and cpu from 4: the `set --json` report's changes are the
 # kernel's (no unreported change), every IRQ it names had that name, check
 # passes, a second set changes nothing; reset brings every reading back and
-# its report names each IRQ as it was when written.
+# its report names each IRQ as it was when written.  A dry run first plans
+# the coalescing that set then writes (igb pairs above 4 of its 8 queues:
+# the prediction from the driver table) and says the IRQs are planned
+# again after the channel change.
 . /lab/lib.sh
 
 IF=$(nic igb) && pass "igb NIC $IF" || { fail "no igb NIC"; finish; }
@@ -23,8 +26,17 @@ for QP in 8:latency 8:throughput 8:cpu 4:cpu; do
 	carrier
 	snapshot "$IF" /tmp/pristine
 	ethtool_text "$IF" >/tmp/ethtool.pristine
+	diag "$IF from $Q channels: set $P --dry-run"
+	run_np /tmp/np-dry.json 0 "$NP" --json "$IF" set "$P" --dry-run
+	coal='[.steps[] | select(.knob == "coalesce") | .changes[] | "\(.what)=\(.after)"] | join(" ")'
+	dry=$(jq -r "$coal" /tmp/np-dry.json)
+	if jq -e '.steps[] | select(.knob == "channels")' /tmp/np-dry.json >/dev/null; then
+		is "$(jq '[.notes[].note | select(test("IRQs are planned again after it"))] | length' \
+			/tmp/np-dry.json)" 1 "$IF from $Q: the dry run says the IRQs are planned after the channel change"
+	fi
 	diag "$IF from $Q channels: set $P"
 	set_reported "$IF" "$P" /tmp/pristine
+	is "$(jq -r "$coal" "$PLAN_JSON")" "$dry" "$IF from $Q: set $P wrote the coalescing its dry run planned"
 	reports_irqs_as "$IF" "$PLAN_JSON" /tmp/applied.saved
 	carrier
 	diag "$IF from $Q channels: reset"
