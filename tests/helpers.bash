@@ -3,6 +3,7 @@ NETPOLICY=${NETPOLICY:-$NP_BUILDDIR/netpolicy/netpolicy}
 # the same CLI built with test hooks (make check builds it; never installed)
 NETPOLICY_TEST_BIN=${NETPOLICY_TEST_BIN:-$NP_BUILDDIR/tests/netpolicy-test}
 NP_SRCDIR=${NP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+NP_CONFDIR=${NP_CONFDIR:-/etc/netpolicy}	# the build's (configure --with-confdir)
 FIXTURES=$NP_SRCDIR/tests/fixtures
 
 np_tmpdir() {

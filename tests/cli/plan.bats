@@ -167,10 +167,10 @@ teardown() { np_cleanup_tmp; }
 }
 
 @test "without --config, plan reads /etc/netpolicy/netpolicy.conf" {
-	[ ! -e /etc/netpolicy/netpolicy.conf ] || skip "this machine has an /etc/netpolicy/netpolicy.conf"
+	[ ! -e "$NP_CONFDIR/netpolicy.conf" ] || skip "this machine has an $NP_CONFDIR/netpolicy.conf"
 	run npsim plan
 	[ "$status" -eq 2 ]
-	[[ "$output" == "netpolicy: no /etc/netpolicy/netpolicy.conf: write it ("* ]]
+	[[ "$output" == "netpolicy: no $NP_CONFDIR/netpolicy.conf: write it ("* ]]
 	[ "$(wc -l <<<"$output")" -eq 1 ]
 }
 

@@ -29,7 +29,7 @@ state_of() {
 	run nproot plan --dry-run
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"No $ROOT/etc/netpolicy/netpolicy.conf: the plan of the default policy (throughput)"* ]]
+	[[ "$output" == *"No $ROOT$NP_CONFDIR/netpolicy.conf: the plan of the default policy (throughput)"* ]]
 	want=$(npsim "$DEV" set throughput --dry-run)
 	[[ "$output" == *"$want"* ]]
 	run nproot --json plan --dry-run
@@ -45,19 +45,19 @@ state_of() {
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	[ "$(wc -l <<<"$stderr")" -eq 1 ]
-	[[ "$stderr" == *"no $ROOT/etc/netpolicy/netpolicy.conf: write it"*"policy = NAME"*"netpolicy.conf(5)"* ]]
+	[[ "$stderr" == *"no $ROOT$NP_CONFDIR/netpolicy.conf: write it"*"policy = NAME"*"netpolicy.conf(5)"* ]]
 	[ "$(state_of "$DEV")" = "$before" ]
 }
 
 @test "the configuration is read from /etc/netpolicy/netpolicy.conf" {
-	mkdir -p "$ROOT/etc/netpolicy"
-	printf '[%s]\npolicy = latency\n' "$DEV" >"$ROOT/etc/netpolicy/netpolicy.conf"
+	mkdir -p "$ROOT$NP_CONFDIR"
+	printf '[%s]\npolicy = latency\n' "$DEV" >"$ROOT$NP_CONFDIR/netpolicy.conf"
 	run nproot --json plan
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$(jq -r .config <<<"$output")" = "$ROOT/etc/netpolicy/netpolicy.conf" ]
+	[ "$(jq -r .config <<<"$output")" = "$ROOT$NP_CONFDIR/netpolicy.conf" ]
 	run npsim "$DEV" check latency
 	[ "$status" -eq 0 ]
 	run "$NETPOLICY" --help
-	[[ "$output" == *"/etc/netpolicy/netpolicy.conf"* ]]
+	[[ "$output" == *"$NP_CONFDIR/netpolicy.conf"* ]]
 }
