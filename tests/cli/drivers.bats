@@ -22,15 +22,22 @@ changes_of() {	# changes_of JSON: "knob what" per planned change
 notes_of() { jq -r '.notes[] | "\(.knob): \(.note)"' <<<"$1"; }
 
 @test "ixgbe and igb: no policy plans tx-usecs while Rx and Tx share vectors" {
+	# Paired after the plan: ixgbe always, igb (I350, 8 queues max) above 4
+	# queues. cpu takes few-msix to 1 queue, where igb has a Tx vector of
+	# its own again (3 vectors fit its 10): there tx-usecs is planned.
 	for model in ixgbe-16cpu few-msix; do
 		for policy in cpu latency throughput; do
 			out=$(plan_json "$model" "$policy")
+			[ "$model $policy" = "few-msix cpu" ] && continue
 			! changes_of "$out" | grep -qx 'coalesce tx-usecs' ||
 				{ echo "$model $policy plans tx-usecs"; return 1; }
 		done
 	done
 	out=$(plan_json few-msix latency)
 	notes_of "$out" | grep -q "tx-usecs left alone: igb refuses it while Rx and Tx share a vector"
+	out=$(plan_json few-msix cpu)
+	[ "$(jq -r '.steps[] | select(.knob == "channels") | .changes[] | select(.what == "combined") | .after' <<<"$out")" = 1 ]
+	[ "$(jq -r '.steps[] | select(.knob == "coalesce") | .changes[] | select(.what == "tx-usecs") | .after' <<<"$out")" = 3 ]
 }
 
 @test "adaptive moderation recognised: ixgbe rx-usecs 1, igb and e1000e rx-usecs 3" {
