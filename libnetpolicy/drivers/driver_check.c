@@ -213,3 +213,33 @@ int np_driver_rule_check(const struct np_driver *drv, const struct ethtool_rx_fl
 	}
 	return 0;
 }
+
+/* The fields a rule matches, as the bytes its masks name: masks here are
+ * whole or empty per field (partial ones are refused first), so equal
+ * shapes are equal input sets. */
+static bool same_fields(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b)
+{
+	const unsigned char *x = (const void *)&a->m_u, *y = (const void *)&b->m_u;
+	const unsigned char *xe = (const void *)&a->m_ext, *ye = (const void *)&b->m_ext;
+
+	for (size_t i = 0; i < sizeof(a->m_u); i++)
+		if (!x[i] != !y[i])
+			return false;
+	for (size_t i = 0; i < sizeof(a->m_ext); i++)
+		if (((a->flow_type & FLOW_EXT) && xe[i]) != ((b->flow_type & FLOW_EXT) && ye[i]))
+			return false;
+	return true;
+}
+
+int np_driver_rules_together(const struct np_driver *drv, const struct ethtool_rx_flow_spec *a,
+			     const struct ethtool_rx_flow_spec *b, char *why, size_t len)
+{
+	uint32_t base = ~(uint32_t)(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
+
+	if (!drv || !drv->ntuple_one_input_set || (a->flow_type & base) != (b->flow_type & base) ||
+	    same_fields(a, b))
+		return 0;
+	snprintf(why, len, "driver %s takes one set of matched fields per flow type while a "
+		 "rule of that type exists (%s)", drv->name, drv->ntuple_file);
+	return -EINVAL;
+}

@@ -213,7 +213,12 @@ static const struct np_coal_range gve_ranges[] = {
  * with m_ext.vlan_tci 0xfff (EFX_FILTER_MATCH_OUTER_VID).
  * Masks: ice_set_fdir_ip4_seg() / ice_set_fdir_ip6_seg() take an address
  * or port mask only all ones or zero (-EOPNOTSUPP otherwise); sfc's
- * efx_ethtool_set_class_rule() the same (-EINVAL).
+ * efx_ethtool_set_class_rule() the same (-EINVAL).  ice programs one
+ * hardware profile per flow type, made from the fields the first rule of
+ * that type matches: ice_cfg_fdir_xtrct_seq() -> ice_fdir_set_hw_fltr_rule()
+ * refuses a rule matching other fields while the type has rules
+ * (fdir_fltr_cnt, "must have the same input set", -EINVAL), before an
+ * insert at an occupied location replaces anything.
  * bnxt_en: 6.1's bnxt_set_rxnfc() takes only ETHTOOL_SRXFH (rule inserts
  * -EOPNOTSUPP); mainline bnxt_add_ntuple_cls_rule() takes TCP and UDP over
  * IPv4 and IPv6 only (no SCTP, no user flows).
@@ -287,7 +292,7 @@ static const struct np_driver drivers[] = {
 		.ranges = N(ice_ranges),
 		.irq_names = "ice-<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_DRIVER_IFNAME,
 		.ntuple_file = ICE_NTUPLE, .no_rss_ctx = true, .perqueue_coalesce = true,
-		.ntuple_partial_mask = -EOPNOTSUPP,
+		.ntuple_partial_mask = -EOPNOTSUPP, .ntuple_one_input_set = true,
 		/* ice_set_channels() (ice_ethtool.c, in 6.1): "Cannot set
 		 * channels when Flow Director filters are active", EOPNOTSUPP */
 		.rules_block_channels = true,

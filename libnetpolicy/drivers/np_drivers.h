@@ -117,6 +117,11 @@ struct np_driver {
 	 * (reports RX_CLS_LOC_SPECIAL in ETHTOOL_GRXCLSRLCNT); the location it
 	 * returns is a slot its filter table's hash picked */
 	bool ntuple_loc_any;
+	/* all rules of one flow type match the same fields (the "input set"
+	 * its hardware profile for that type was made with): a rule matching
+	 * other fields is refused with EINVAL while any rule of the type is
+	 * there */
+	bool ntuple_one_input_set;
 	bool no_rss_ctx;		/* no extra RSS contexts (rules target a queue) */
 	uint32_t rss_ctx_max;		/* context ids are below it, 0 unknown */
 	uint32_t ntuple_size;		/* rule locations, 0 unknown (or hardware-dependent) */
@@ -129,6 +134,12 @@ struct np_driver {
  * driver's reason in why (drv NULL: no facts, anything goes). */
 int np_driver_rule_check(const struct np_driver *drv, const struct ethtool_rx_flow_spec *fs,
 			 char *why, size_t len);
+
+/* Would the driver hold rules a and b at once?  0, or -EINVAL with the
+ * driver's reason in why (rules of one flow type matching different fields
+ * on a driver with one input set per type). */
+int np_driver_rules_together(const struct np_driver *drv, const struct ethtool_rx_flow_spec *a,
+			     const struct ethtool_rx_flow_spec *b, char *why, size_t len);
 
 /* The entry for a driver name, or NULL (generic behaviour). */
 const struct np_driver *np_driver_lookup(const char *name);

@@ -317,6 +317,33 @@ static int conflicts(struct np_plan *plan, const struct np_state *st,
 	return 0;
 }
 
+/* Can the driver hold the rule beside the foreign rules kept and the rules
+ * planned before it?  Named by the one it cannot. */
+static int held_together(const struct np_state *st, const struct np_steer *s,
+			 unsigned n_foreign, const struct np_rule *r, const char *flow,
+			 struct np_error *err)
+{
+	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
+	char why[200], text[NP_FLOW_TEXT_MAX];
+
+	for (unsigned i = 0; i < s->n_rules; i++) {
+		const struct ethtool_rx_flow_spec *o = &s->rules[i].fs;
+
+		if (np_driver_rules_together(drv, o, &r->fs, why, sizeof(why)) == 0)
+			continue;
+		if (np_flow_rule_format(o, text, sizeof(text)) < 0)
+			snprintf(text, sizeof(text), "flow type %u", o->flow_type);
+		if (i < n_foreign)
+			return np_err(err, -EINVAL, NP_PHASE_PLAN, "ntuple", "flow %s matches other "
+				      "fields than the foreign rule at location %u (%s): %s; leave "
+				      "this flow out or match the same fields", flow, o->location,
+				      text, why);
+		return np_err(err, -EINVAL, NP_PHASE_PLAN, "ntuple", "flows %s and %s match "
+			      "different fields: %s; give both the same fields", text, flow, why);
+	}
+	return 0;
+}
+
 static int plan_steering(const struct np_state *st, const struct np_mixed_opts *o,
 			 struct np_mixed *m, struct np_plan *plan, struct np_error *err)
 {
@@ -380,6 +407,9 @@ static int plan_steering(const struct np_state *st, const struct np_mixed_opts *
 			r = np_driver_rule_check(drv, &rule.fs, why, sizeof(why));
 			if (r < 0)
 				return np_err(err, r, NP_PHASE_PLAN, "ntuple", "flow %s: %s", text, why);
+			r = held_together(st, s, n_foreign, &rule, text, err);
+			if (r < 0)
+				return r;
 			if (s->special)
 				rule.fs.location = RX_CLS_LOC_ANY;
 			else if (free_location(s, &rule.fs.location) < 0)

@@ -125,6 +125,8 @@ static int rule_insert(struct np_dev *d, const struct np_driver *drv, bool ignor
 	if (!ntuple_on(d))
 		return FAIL(-EOPNOTSUPP, "rx-ntuple-filter is off");
 	e = np_driver_rule_check(drv, &r.fs, why, len);
+	for (unsigned i = 0; e == 0 && i < s->n_rules; i++)
+		e = np_driver_rules_together(drv, &s->rules[i].fs, &r.fs, why, len);
 	if (e < 0)
 		return e;
 	if ((r.fs.flow_type & FLOW_RSS) && s->ctx_err)

@@ -35,3 +35,29 @@ teardown() { np_cleanup_tmp; }
 	run "${NP[@]}" "$DEV" set mixed --flow latency:tcp4:dst-port=9899 --dry-run
 	[ "$status" -eq 0 ]
 }
+
+@test "ice: rules of one flow type on different fields are refused at plan time, naming both" {
+	np_sim_dev ice-mixed
+	cp "$MODEL" "$NP_TMP/orig.json"
+	# two of netpolicy's flows: a port, then an address and a port, both tcp4
+	run "${NP[@]}" "$DEV" set mixed --flow latency:tcp4:dst-port=6379 --flow cpu:tcp:dst=10.1.2.3:443
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"flows tcp4:dst-port=6379 and tcp4:dst-ip=10.1.2.3,dst-port=443 match different fields: driver ice takes one set of matched fields per flow type"* ]]
+	cmp -s "$MODEL" "$NP_TMP/orig.json"
+	# the fixture's foreign rule is udp4 on a destination port
+	run "${NP[@]}" "$DEV" set mixed --flow latency:udp4:dst-ip=10.1.2.3 --dry-run
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"flow udp4:dst-ip=10.1.2.3 matches other fields than the foreign rule at location 0 (udp4:dst-port=4789)"* ]]
+	# the same fields, or another flow type: taken by the simulated ice
+	# (which refuses the others: test_sim_drivers), checked and reset
+	run "${NP[@]}" "$DEV" set mixed --flow latency:tcp4:dst-port=6379 --flow cpu:tcp4:dst-port=5201 \
+		--flow cpu:udp:53 --flow latency:tcp6:dst=[fd00::5]:443
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run "${NP[@]}" "$DEV" check
+	[ "$status" -eq 0 ]
+	run "${NP[@]}" "$DEV" reset
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.devices[0].ntuple.rules' "$MODEL")" = "$(jq -c '.devices[0].ntuple.rules' "$NP_TMP/orig.json")" ]
+}

@@ -224,9 +224,16 @@ static void ice(void)
 	ok(r == -EEXIST && strstr(err.msg, "location 0 has the same match"),
 	   "ice: the foreign rule at 0's very match is an error: %s", err.msg);
 	np_plan_free(p);
-	/* one overlapping it is a warning */
+	/* one on other fields of udp4 is one ice cannot hold beside it (one
+	 * input set per flow type): an error naming the rule */
 	o.n_flows = 0;
 	add_flow(&o, "latency:udp4:src-port=5000");
+	p = plan_for(st, &o, &m, &r, &err);
+	ok(r == -EINVAL && strstr(err.msg, "other fields than the foreign rule at location 0"),
+	   "ice: a udp4 flow on other fields than the foreign udp4 rule is an error: %s", err.msg);
+	np_plan_free(p);
+	/* on a driver without that rule, overlapping it is a warning */
+	snprintf(st->dev.driver, sizeof(st->dev.driver), "unknown0");
 	p = plan_for(st, &o, &m, &r, &err);
 	{
 		bool noted = false;
@@ -234,7 +241,7 @@ static void ice(void)
 		for (size_t i = 0; i < p->n_notes; i++)
 			noted |= strstr(p->notes[i].text, "conflict") &&
 				 strstr(p->notes[i].text, "location 0") && p->notes[i].warning;
-		ok(!r && noted, "ice: an overlap with the foreign rule at 0 is a warning");
+		ok(!r && noted, "an overlap with the foreign rule at 0 is a warning");
 	}
 	np_plan_free(p);
 

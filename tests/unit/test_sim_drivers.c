@@ -229,6 +229,51 @@ static void masks(void)
 	is_int(prefix_rule("mlx5-mixed", "ens1f0np0", false), 0, "mlx5: a /16 taken");
 }
 
+/* A tcp4 rule at loc matching a whole destination address, a destination
+ * port, or both. */
+static int tcp4_rule(struct sim *s, uint32_t loc, bool addr, bool port)
+{
+	struct np_error err = { 0 };
+	struct np_rule r;
+	uint32_t got = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.fs.flow_type = TCP_V4_FLOW;
+	if (addr) {
+		r.fs.m_u.tcp_ip4_spec.ip4dst = htonl(0xffffffff);
+		r.fs.h_u.tcp_ip4_spec.ip4dst = htonl(0x0a010203);
+	}
+	if (port) {
+		r.fs.m_u.tcp_ip4_spec.pdst = htons(0xffff);
+		r.fs.h_u.tcp_ip4_spec.pdst = htons((uint16_t)(6000 + loc));
+	}
+	r.fs.location = s->st->dev.steer.special ? RX_CLS_LOC_ANY : loc;
+	r.fs.ring_cookie = 1;
+	return s->be->ops->rule_insert(s->be, &s->st->dev, &r, &got, &err);
+}
+
+/* ice: one input set per flow type while the type has rules. */
+static void input_sets(void)
+{
+	struct sim s;
+
+	open_sim(&s, "ice-mixed");
+	rediscover(&s, "ens801f0");
+	is_int(tcp4_rule(&s, 100, false, true), 0, "ice: a tcp4 port rule taken");
+	rediscover(&s, "ens801f0");
+	is_int(tcp4_rule(&s, 101, false, true), 0, "ice: a second one on the same fields taken");
+	rediscover(&s, "ens801f0");
+	is_int(tcp4_rule(&s, 102, true, true), -EINVAL,
+	       "ice: a tcp4 rule on other fields refused (EINVAL, ice_fdir_set_hw_fltr_rule)");
+	done(&s);
+	open_sim(&s, "mlx5-mixed");
+	rediscover(&s, "ens1f0np0");
+	is_int(tcp4_rule(&s, 100, false, true), 0, "mlx5: a tcp4 port rule taken");
+	rediscover(&s, "ens1f0np0");
+	is_int(tcp4_rule(&s, 101, true, true), 0, "mlx5: one on other fields taken too");
+	done(&s);
+}
+
 int main(void)
 {
 	if (getenv("NP_SRCDIR"))
@@ -242,6 +287,7 @@ int main(void)
 	tg3();
 	igc();
 	masks();
+	input_sets();
 	{
 		char cmd[128];
 
