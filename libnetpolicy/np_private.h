@@ -61,6 +61,7 @@ struct np_active {
 	char cpus[256];		/* the --cpus it was planned with, "" for the default */
 	char drop[128];		/* knobs the driver refused, left out (np_plan_opts.drop) */
 	uint32_t link_speed;	/* Mb/s it was planned for, 0 unknown */
+	long long written;	/* when the record was last written (seconds), 0 none */
 	struct np_mixed_record *mixed;	/* the mixed policy's record, else NULL */
 	char weights[64];	/* mixed: "latency=1,throughput=2,cpu=1" */
 };

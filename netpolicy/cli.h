@@ -72,6 +72,7 @@ struct cli {
 	int try_rounds;
 	double try_settle, try_timeout;
 	const char *try_metric, *try_keep, *try_log;
+	const char *output;	/* metrics --output FILE */
 	bool try_lower;
 	int cmd_argc;
 	char **cmd_argv;
@@ -152,6 +153,10 @@ int cli_plan_default(struct cli *c, const char *only, const char *config_path);
 /* The file `plan` reads: --config, else NP_CONFIG_PATH (below --root). */
 const char *cli_config_path(const struct cli *c, char *buf, size_t len);
 int cmd_check(struct cli *c);
+/* check's plan of c->device for policy name (cmd_set.c); metrics uses it */
+int cli_check_plan(struct cli *c, const struct np_active *active, const char *name,
+		   bool record_cpus, struct np_plan **ret, struct np_error *err);
+int cmd_metrics(struct cli *c);
 int cmd_confirm(struct cli *c);
 int cmd_revert(struct cli *c);
 /* show, check, dry runs: say what a later change would do first (an
@@ -206,9 +211,26 @@ void cli_irqbalance_note(struct cli *c, bool drift);
  * to do, -errno (said on stderr) when it could not be asked. */
 int cli_irqbalance_ban(struct cli *c);
 
-/* fight.c: who may keep changing `what` ("channels", "irq ...") of the
- * device: "irqbalance (pid N), NetworkManager, /etc/systemd/network/x.link",
- * "" when nothing can be told. */
+/* owners.c: who else sets the device's knobs (irqbalance, NetworkManager,
+ * a systemd .link file, tuned), for notes, metrics and watch's back-off */
+#define CLI_OWNERS_MAX 8
+#define CLI_OWNER_KNOBS 64
+struct cli_owner {
+	char name[32];		/* "irqbalance", "NetworkManager", "systemd.link", "tuned" */
+	char source[400];	/* what tells: "pid N", the file */
+	char knobs[CLI_OWNER_KNOBS];	/* what it sets: "channels, rings, coalesce, ..." */
+};
+struct cli_owners {
+	struct cli_owner list[CLI_OWNERS_MAX];
+	size_t n;
+};
+void cli_owners_find(const struct cli *c, const char *ifname, struct cli_owners *ret);
+/* On stderr, for set, dry runs and check (drift): who else sets knobs of
+ * c->device, irqbalance aside (cli_irqbalance_note). */
+void cli_owners_note(struct cli *c, bool drift);
+/* Who may keep changing `what` ("channels", "irq ...") of the device:
+ * "irqbalance (pid N), systemd.link (/etc/systemd/network/x.link)", "" when
+ * nothing can be told. */
 void cli_fight_who(const struct cli *c, const char *ifname, const char *what, char *buf,
 		   size_t len);
 

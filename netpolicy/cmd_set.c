@@ -50,6 +50,8 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const struct n
 			cli_irqbalance_ban(c);
 		else if (rc == NP_EXIT_OK)
 			cli_irqbalance_note(c, false);
+		if (rc == NP_EXIT_OK)
+			cli_owners_note(c, false);
 		return rc;
 	}
 	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
@@ -71,10 +73,10 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const struct n
 	cli_note_pending(c, obj);
 	rc = cli_print_dry_run(c, obj);
 	cli_irqbalance_note(c, false);
+	cli_owners_note(c, false);
 out:
 	json_object_put(obj);
 	np_plan_free(plan);
-	np_state_free(st);
 	return rc;
 }
 
@@ -95,13 +97,45 @@ int cmd_set(struct cli *c)
 	return cli_set_device(c, policy, &opts);
 }
 
-/* netpolicy DEVICE check [POLICY]: does the device match its plan? */
-int cmd_check(struct cli *c)
+/* The plan that brings c->device to policy `name` as check plans it: with
+ * the flows and link speed it was applied with when it is the applied
+ * policy (its --cpus too when record_cpus: the policy was not named), and
+ * what the driver refused then left out.  No steps: the device matches. */
+int cli_check_plan(struct cli *c, const struct np_active *active, const char *name,
+		   bool record_cpus, struct np_plan **ret, struct np_error *err)
 {
 	const struct np_policy *policy;
 	NP_PLAN_OPTS(opts, .cpus = c->cpus);
 	const char *flows[CLI_FLOWS_MAX];
 	struct np_state *st = NULL;
+	bool applied = !strcmp(name, np_active_name(active));
+	int r;
+
+	if (!opts.cpus && record_cpus && applied && np_active_cpus(active)[0])
+		opts.cpus = np_active_cpus(active);
+	/* a link down for a moment (igb after a channel change) is checked
+	 * at the speed the policy was applied for */
+	opts.link_speed = np_active_link_speed(active);
+	/* a mixed device is checked against the flows it was set with */
+	if (applied)
+		cli_active_mixed_opts(active, &opts, flows);
+	/* What the driver refused when this policy was applied was left out
+	 * on purpose: not drift. */
+	if (np_active_drop(active)[0] && applied &&
+	    !strcmp(opts.cpus ? opts.cpus : "", np_active_cpus(active)))
+		opts.drop = np_active_drop(active);
+	r = np_policy_find(c->ctx, name, &policy, err);
+	if (r >= 0)
+		r = np_discover(c->ctx, c->device, &st, err);
+	if (r >= 0)
+		r = np_plan_compute(c->ctx, policy, &opts, st, ret, err);
+	np_state_free(st);
+	return r;
+}
+
+/* netpolicy DEVICE check [POLICY]: does the device match its plan? */
+int cmd_check(struct cli *c)
+{
 	struct np_plan *plan = NULL;
 	struct json_object *obj = NULL;
 	CLI_ERROR(err);
@@ -123,24 +157,8 @@ int cmd_check(struct cli *c)
 			return NP_EXIT_USAGE;
 		}
 		name = np_active_name(active);
-		if (!opts.cpus && np_active_cpus(active)[0])
-			opts.cpus = np_active_cpus(active);
 	}
-	/* a link down for a moment (igb after a channel change) is checked
-	 * at the speed the policy was applied for */
-	opts.link_speed = np_active_link_speed(active);
-	/* a mixed device is checked against the flows it was set with */
-	if (!strcmp(name, np_active_name(active)))
-		cli_active_mixed_opts(active, &opts, flows);
-	/* What the driver refused when this policy was applied was left out
-	 * on purpose: not drift. */
-	if (np_active_drop(active)[0] && !strcmp(name, np_active_name(active)) &&
-	    !strcmp(opts.cpus ? opts.cpus : "", np_active_cpus(active)))
-		opts.drop = np_active_drop(active);
-	if (np_policy_find(c->ctx, name, &policy, err) < 0)
-		return cli_fail(c, err);
-	if (np_discover(c->ctx, c->device, &st, err) < 0 ||
-	    np_plan_compute(c->ctx, policy, &opts, st, &plan, err) < 0) {
+	if (cli_check_plan(c, active, name, c->argc == 0, &plan, err) < 0) {
 		rc = cli_fail(c, err);
 		goto out;
 	}
@@ -153,6 +171,8 @@ int cmd_check(struct cli *c)
 	cli_note_pending(c, obj);
 	if (rc == NP_EXIT_DRIFT && np_plan_changes(plan, "irq-affinity"))
 		cli_irqbalance_note(c, true);
+	if (rc == NP_EXIT_DRIFT)
+		cli_owners_note(c, true);
 	if (c->json)
 		cli_print_json(c, obj);
 	else if (!c->quiet && rc == NP_EXIT_DRIFT && !c->out_failed)
@@ -164,6 +184,5 @@ int cmd_check(struct cli *c)
 out:
 	json_object_put(obj);
 	np_plan_free(plan);
-	np_state_free(st);
 	return rc;
 }

@@ -42,13 +42,14 @@ static const struct command commands[] = {
 	{ "exec", true, cmd_exec, "CLASS -- CMD [ARG...]", "run CMD on the CPUs of CLASS of DEVICE (mixed policy)", false, false },
 	{ "policies", false, cmd_policies, "", "each policy, what it sets and why", false, false },
 	{ "try", true, cmd_try, "[POLICY...] -- COMMAND [ARG...]", "run COMMAND under each policy in rounds; say which helps", false, true },
+	{ "metrics", true, cmd_metrics, "", "policy state as Prometheus text (all devices when none is named)", false, false },
 	{ "watch", false, cmd_watch, "[DEVICE...]", "apply a policy again when its device loses it", false, true },
 };
 
 enum {
 	OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
 	OPT_POLICY_DIR, OPT_WAIT, OPT_STRICT, OPT_IRQBALANCE_BAN, OPT_FLOW, OPT_DEFAULT, OPT_WEIGHT,
-	OPT_ROUNDS, OPT_SETTLE, OPT_TIMEOUT, OPT_METRIC, OPT_LOWER, OPT_KEEP, OPT_LOG,
+	OPT_ROUNDS, OPT_SETTLE, OPT_TIMEOUT, OPT_METRIC, OPT_LOWER, OPT_KEEP, OPT_LOG, OPT_OUTPUT,
 };
 
 struct cli_option {
@@ -92,6 +93,8 @@ static const struct cli_option options[] = {
 	{ "lower-is-better", OPT_LOWER, NULL, "try", "a lower metric is better (latency)" },
 	{ "keep", OPT_KEEP, "best|none", "try", "best: apply the significant winner as set does" },
 	{ "log", OPT_LOG, "DIR", "try", "keep each run's output in DIR/ROUND-CONDITION.log" },
+	{ "output", OPT_OUTPUT, "FILE", "metrics",
+	  "write FILE (replaced at once: a textfile collector's .prom) instead of stdout" },
 	{ "help", 'h', NULL, NULL, "this text" },
 	{ "version", OPT_VERSION, NULL, NULL, "print the version" },
 };
@@ -328,6 +331,7 @@ static int parse_option(struct cli *c, struct args *a, int opt)
 	case OPT_LOWER: c->try_lower = true; break;
 	case OPT_KEEP: c->try_keep = optarg; break;
 	case OPT_LOG: c->try_log = optarg; break;
+	case OPT_OUTPUT: c->output = optarg; break;
 	case OPT_VERSION:
 		printf("netpolicy %s\n", PACKAGE_VERSION);
 		return output_status(NP_EXIT_OK, false, 0);
@@ -409,8 +413,8 @@ static int find_invocation(struct cli *c, const struct args *a, char **words, in
 		words += 1;
 		nwords -= 1;
 	}
-	/* show alone lists every device; the others act on one */
-	if (cmd->device && !c->device && strcmp(cmd->name, "show"))
+	/* show and metrics alone take every device; the others act on one */
+	if (cmd->device && !c->device && strcmp(cmd->name, "show") && strcmp(cmd->name, "metrics"))
 		return cli_usage_error("%s: which device? ('netpolicy DEVICE %s ...')", cmd->name,
 				       cmd->name);
 	if (cmd->run == cmd_try && a->n_after >= 0 && a->n_after <= nwords) {

@@ -1003,6 +1003,16 @@ NP_EXPORT const char *np_active_drop(const struct np_active *active);
  */
 NP_EXPORT uint32_t np_active_link_speed(const struct np_active *active);
 /**
+ * np_active_written() - when the applied policy was recorded
+ * @active: the record (NULL: none)
+ *
+ * The time the device's policy record was last written: by the apply
+ * that recorded the policy (set, switch, confirm); reset removes it.
+ *
+ * Return: CLOCK_REALTIME seconds, 0 when there is no record.
+ */
+NP_EXPORT long long np_active_written(const struct np_active *active);
+/**
  * np_active_n_flows() - how many flows the applied mixed policy has
  * @active: the record
  *

@@ -136,3 +136,8 @@ uint32_t np_active_link_speed(const struct np_active *active)
 {
 	return active ? active->link_speed : 0;
 }
+
+long long np_active_written(const struct np_active *active)
+{
+	return active ? active->written : 0;
+}

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "np_engine.h"
@@ -478,33 +480,57 @@ out:
 	return r;
 }
 
+/* When the device's policy record was last written (CLOCK_REALTIME
+ * seconds), 0 when it is not there. */
+static long long record_written(const struct np_store *s)
+{
+	char name[NP_STORE_STEM_MAX + 16];
+	struct stat sb;
+
+	snprintf(name, sizeof(name), "%s.%s", s->stem, np_store_file_name(NP_FILE_POLICY));
+	if (s->dirfd < 0 || fstatat(s->dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	return (long long)sb.st_mtime;
+}
+
+struct active_load {
+	struct np_policy_record rec;
+	long long written;
+};
+
 static int load_policy(struct np_store *s, void *ud, struct np_error *err)
 {
-	int r = np_store_policy_load(s, ud, err);
+	struct active_load *l = ud;
+	int r = np_store_policy_load(s, &l->rec, err);
 
+	/* the file's own time: every set, switch and confirm rewrites it,
+	 * and reset removes it */
+	l->written = record_written(s);
 	return r < 0 ? r : 1;
 }
 
 static int read_active(struct np_ctx *ctx, const char *ifname, struct np_active *ret,
 		       struct np_error *err)
 {
-	struct np_policy_record rec;
+	struct active_load l;
+	struct np_policy_record *rec = &l.rec;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
 	/* Reading must not create the directory: show is read-only. */
-	r = np_store_peek(ctx, ifname, load_policy, &rec, err);
+	r = np_store_peek(ctx, ifname, load_policy, &l, err);
 	if (r <= 0)
 		return r;
-	snprintf(ret->policy, sizeof(ret->policy), "%s", rec.policy);
-	snprintf(ret->cpus, sizeof(ret->cpus), "%s", rec.cpus);
-	snprintf(ret->drop, sizeof(ret->drop), "%s", rec.drop);
-	ret->link_speed = rec.link_speed;
-	if (rec.has_mixed) {
+	ret->written = l.written;
+	snprintf(ret->policy, sizeof(ret->policy), "%s", rec->policy);
+	snprintf(ret->cpus, sizeof(ret->cpus), "%s", rec->cpus);
+	snprintf(ret->drop, sizeof(ret->drop), "%s", rec->drop);
+	ret->link_speed = rec->link_speed;
+	if (rec->has_mixed) {
 		ret->mixed = malloc(sizeof(*ret->mixed));
 		if (!ret->mixed)
 			return np_err(err, -ENOMEM, NP_PHASE_NONE, NULL, "out of memory");
-		*ret->mixed = rec.mixed;
+		*ret->mixed = rec->mixed;
 		np_mixed_record_weights(ret->mixed, ret->weights, sizeof(ret->weights));
 	}
 	return 0;

@@ -82,7 +82,7 @@ complete_words() {
 # the ones earlier versions hid.
 parser_table() {
 	local cmd o arg words opts
-	for cmd in show set reset check confirm exec try plan policies watch; do
+	for cmd in show set reset check confirm exec try plan policies watch metrics; do
 		case $cmd in
 		plan|policies|watch) words=("$cmd") ;;
 		*) words=(npnosuch0 "$cmd") ;;
@@ -104,6 +104,7 @@ parser_table() {
 			metric) arg=('(x)') ;;
 			keep) arg=(none) ;;
 			log) arg=("$NP_TMP/log") ;;
+			output) arg=("$NP_TMP/m.prom") ;;
 			*) arg=() ;;
 			esac
 			cp "$FIXTURES/models/few-msix.json" "$NP_TMP/m.json"
@@ -131,7 +132,7 @@ parser_table() {
 	glob=$(help_table | sed -n 's/^- //p' | sed 's/[^ ]*/--&/g' | sorted)
 	[ "$(complete_words netpolicy --)" = "$glob" ]
 	parser_table >"$NP_TMP/parser"
-	[ "$(wc -l <"$NP_TMP/parser")" -eq 10 ]
+	[ "$(wc -l <"$NP_TMP/parser")" -eq 11 ]
 	while read -r cmd opts; do
 		case $cmd in
 		plan|policies|watch) words=(netpolicy "$cmd" --) ;;
@@ -147,11 +148,11 @@ parser_table() {
 	[ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion not installed"
 	# the commands --help lists, and the devices of this machine
 	got=$(complete_words netpolicy '')
-	for cmd in show plan policies watch lo; do [[ " $got " == *" $cmd "* ]]; done
+	for cmd in show plan policies metrics watch lo; do [[ " $got " == *" $cmd "* ]]; done
 	# watch takes devices, any number
 	[[ " $(complete_words netpolicy watch lo '') " == *" lo "* ]]
 	got=$(complete_words netpolicy lo '')
-	[ "$got" = "check confirm exec reset set show try " ]
+	[ "$got" = "check confirm exec metrics reset set show try " ]
 	# exec: a class, then "--", then a command and its own completion
 	[ "$(complete_words netpolicy lo exec '')" = "cpu latency throughput " ]
 	[ "$(complete_words netpolicy lo exec latency '')" = "-- " ]
