@@ -54,7 +54,7 @@ setup() {
 	[ -f "$DEB_TMP/root/usr/share/netpolicy/schema/show.json" ]
 }
 
-@test "the sample configuration is a conffile; netpolicy-watch.service is shipped disabled" {
+@test "the sample configuration is a conffile; netpolicy-watch.service and netpolicy-metrics.timer are shipped disabled" {
 	dpkg-deb -e "$DEB" "$DEB_TMP/control"
 	grep -qx /etc/netpolicy/netpolicy.conf "$DEB_TMP/control/conffiles"
 	dpkg-deb --fsys-tarfile "$DEB" | tar -t | grep -qx ./lib/systemd/system/netpolicy-watch.service
@@ -63,7 +63,10 @@ setup() {
 	# (debhelper's --no-enable), and nothing is started
 	grep -q "deb-systemd-helper enable 'netpolicy.service'" "$DEB_TMP/control/postinst"
 	grep -q "deb-systemd-helper debian-installed 'netpolicy-watch.service'" "$DEB_TMP/control/postinst"
-	! grep -q 'deb-systemd-invoke.*start' "$DEB_TMP/control/postinst"
+	dpkg-deb --fsys-tarfile "$DEB" | tar -t | grep -qx ./lib/systemd/system/netpolicy-metrics.timer
+	dpkg-deb --fsys-tarfile "$DEB" | tar -t | grep -qx ./lib/systemd/system/netpolicy-metrics.service
+	grep -q "deb-systemd-helper debian-installed 'netpolicy-metrics.timer'" "$DEB_TMP/control/postinst"
+	! grep -q 'deb-systemd-invoke.*start' "$DEB_TMP/control/postinst" || false
 }
 
 @test "libnetpolicy-dev: the archive, its header and pkg-config file" {
