@@ -91,7 +91,8 @@ log_has_lines() {
 	run play "$set_tp" --diff			# idempotent: nothing to do or show
 	[ "$status" -eq 0 ]
 	[ "$output" = changed=0 ]
-	! grep -q '^+++ after' "$NP_TMP/play.log"
+	run grep -c '^+++ after' "$NP_TMP/play.log"
+	[ "$output" = 0 ]
 	run play "$set_tp" --check
 	[ "$output" = changed=0 ]
 
