@@ -164,7 +164,7 @@ kill_stopped() { kill -9 "$pid"; wait "$pid" 2>/dev/null || true; }
 	st=0; wait "$pid" || st=$?
 	[ "$stopped" != T ]
 	[ "$st" -eq 0 ]
-	! grep -q NETPOLICY_TEST_STOP_AFTER_STEP "$NETPOLICY"
+	! grep -q NETPOLICY_TEST_STOP_AFTER_STEP "$NETPOLICY" || false
 	grep -q NETPOLICY_TEST_STOP_AFTER_STEP "$NETPOLICY_TEST_BIN"	# the test build keeps it
 }
 

@@ -100,7 +100,7 @@ try_signal() {	# try_signal SIG: the signal while the workload runs under cpu
 		[ "$(veth_snapshot)" = "$BEFORE" ] || { echo "$sig: not restored"; false; }
 		[ ! -e "$(np_rec v0 journal)" ]
 		# the workload was stopped with it, not left behind
-		! kill -0 "$WORKPID" 2>/dev/null
+		! kill -0 "$WORKPID" 2>/dev/null || false
 	done
 }
 

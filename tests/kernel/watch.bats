@@ -100,7 +100,7 @@ wait_for() {	# wait_for SECONDS CMD...: until CMD succeeds
 	# v1 has no record and is not named: no check at all
 	ip netns exec "$NS" ethtool -L v1 rx 1 tx 1
 	sleep 2
-	! grep -q "v1" "$NP_TMP/watch.log"
+	! grep -q "v1" "$NP_TMP/watch.log" || false
 	run npns v1 show --json
 	[ "$(jq '.channels.rx' <<<"$output")" -eq 1 ]
 	kill "$WATCH_PID"; wait "$WATCH_PID" || true; WATCH_PID=
@@ -206,6 +206,6 @@ wait_for() {	# wait_for SECONDS CMD...: until CMD succeeds
 	wait_for 10 grep -q "v0: .*is another device" "$NP_TMP/watch.log"
 	sleep 2
 	cat "$NP_TMP/watch.log"
-	! grep -q "v0: .*applying it again" "$NP_TMP/watch.log"
+	! grep -q "v0: .*applying it again" "$NP_TMP/watch.log" || false
 	[ "$(npns --json v0 show | jq '.channels.rx')" -eq 1 ]
 }

@@ -139,7 +139,7 @@ C
 	[ -x "$sysconf/NetworkManager/dispatcher.d/90-netpolicy" ]
 	[ -x "$sysconf/networkd-dispatcher/carrier.d/netpolicy" ]
 	! grep -n '@[a-zA-Z_]*@' "$unitdir"/netpolicy*.service "$rulesdir/99-netpolicy.rules" \
-		"$sysconf/network/if-up.d/netpolicy"
+		"$sysconf/network/if-up.d/netpolicy" || false
 	grep -q "^ExecStart=$sbindir/netpolicy plan\$" "$unitdir/netpolicy.service"
 	grep -q "^ExecStart=$sbindir/netpolicy --quiet plan %I\$" "$unitdir/netpolicy@.service"
 	grep -q "^ExecStart=$sbindir/netpolicy watch\$" "$unitdir/netpolicy-watch.service"
