@@ -2,6 +2,7 @@
 /* netpolicy [DEVICE] show: read-only, so safe for any user the kernel lets read. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -119,6 +120,28 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	np_plan_free(plan);
 }
 
+/* Who else sets the device's knobs (owners.c): [{"owner", "source", "knobs"}] */
+static void add_owners(struct cli *c, const char *ifname, struct json_object *obj)
+{
+	struct json_object *arr = json_object_new_array();
+	struct cli_owners o;
+
+	cli_owners_find(c, ifname, &o);
+	for (size_t i = 0; arr && i < o.n; i++) {
+		struct json_object *one = json_object_new_object(), *knobs = json_object_new_array();
+		char list[CLI_OWNER_KNOBS], *save = NULL;
+
+		snprintf(list, sizeof(list), "%s", o.list[i].knobs);
+		for (char *w = strtok_r(list, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
+			cli_jpush(c, knobs, json_object_new_string(w));
+		cli_jadd(c, one, "owner", json_object_new_string(o.list[i].name));
+		cli_jadd(c, one, "source", json_object_new_string(o.list[i].source));
+		cli_jadd(c, one, "knobs", knobs);
+		cli_jpush(c, arr, one);
+	}
+	cli_jadd(c, obj, "other_owners", arr);
+}
+
 static int show_one(struct cli *c, const char *ifname, struct json_object **ret,
 		    struct np_error *err)
 {
@@ -129,8 +152,10 @@ static int show_one(struct cli *c, const char *ifname, struct json_object **ret,
 	if (r < 0)
 		return r;
 	r = np_state_to_json(st, ret);
-	if (r >= 0)
+	if (r >= 0) {
 		add_policy(c, st, *ret);
+		add_owners(c, ifname, *ret);
+	}
 	np_state_free(st);
 	return r;
 }

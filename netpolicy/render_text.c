@@ -308,6 +308,23 @@ static void render_topology(FILE *out, struct json_object *t)
 		or_none(str(t, "nohz_full")));
 }
 
+/* "also set by:  NetworkManager (/etc/...): rings, features", one a line */
+static void render_owners(FILE *out, struct json_object *owners)
+{
+	size_t n = owners ? json_object_array_length(owners) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(owners, i), *knobs = get(o, "knobs");
+
+		fprintf(out, "  %-15s%s (%s):", i ? "" : "also set by:", or_none(str(o, "owner")),
+			or_none(str(o, "source")));
+		for (size_t k = 0; knobs && k < json_object_array_length(knobs); k++)
+			fprintf(out, "%s %s", k ? "," : "",
+				json_object_get_string(json_object_array_get_idx(knobs, k)));
+		fputc('\n', out);
+	}
+}
+
 void render_state(FILE *out, struct json_object *dev)
 {
 	struct json_object *link = get(dev, "link");
@@ -320,6 +337,7 @@ void render_state(FILE *out, struct json_object *dev)
 	if (str(dev, "policy"))
 		fprintf(out, "  %-15s%s (%lld steps of drift)\n", "policy:", str(dev, "policy"),
 			(long long)num(dev, "drift"));
+	render_owners(out, get(dev, "other_owners"));
 	fprintf(out, "  %-15s", "numa node:");
 	if (node < 0)
 		fprintf(out, "none, local cpus %s\n", or_none(str(dev, "local_cpus")));

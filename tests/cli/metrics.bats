@@ -137,6 +137,13 @@ lint() {	# the text as Prometheus reads it (promtool, when installed)
 	[ "$(value "netpolicy_other_owner{device=\"$DEV\",owner=\"systemd.link\",source=\"/usr/lib/systemd/network/10-nic.link\",knobs=\"channels, coalesce\"}")" = 1 ]
 	[ "$(value "netpolicy_other_owner{device=\"$DEV\",owner=\"tuned\",source=\"/etc/tuned/active_profile\",knobs=\"channels\"}")" = 1 ]
 	[ "$(grep -c '^netpolicy_other_owner{' <<<"$output")" -eq 4 ]
+	# show has them too
+	run npr --json "$DEV" show
+	[ "$(jq -c '[.other_owners[] | [.owner, (.knobs | join(","))]]' <<<"$output")" = \
+	  '[["irqbalance","irq-affinity"],["NetworkManager","rings,features"],["systemd.link","channels,coalesce"],["tuned","channels"]]' ]
+	run npr "$DEV" show
+	grep -qx "  also set by:   irqbalance (pid 300): irq-affinity" <<<"$output"
+	grep -qx "                 tuned (/etc/tuned/active_profile): channels" <<<"$output"
 	# set says so (irqbalance has a note of its own), and check on drift
 	err=$(npr "$DEV" set throughput 2>&1 >/dev/null)
 	grep -qx "netpolicy: $DEV: NetworkManager (/etc/NetworkManager/system-connections/a.nmconnection) also sets rings, features of this device: it may undo this policy when it applies them again" <<<"$err"
