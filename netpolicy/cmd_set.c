@@ -40,6 +40,8 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const struct n
 	int rc;
 
 	np_error_clear(err);
+	if (c->strict)
+		opts.flags |= NP_PLAN_STRICT;
 	/* A real set recovers under the device's lock; a dry run writes
 	 * nothing and says what the real one would do first. */
 	if (!c->dry_run) {

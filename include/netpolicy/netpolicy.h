@@ -459,6 +459,10 @@ NP_EXPORT int np_policies_list_json(struct np_ctx *ctx, struct json_object **ret
 enum np_plan_flags {
 	/* the mixed members below are filled (NULL / 0: not given) */
 	NP_PLAN_OPTS_MIXED = 1u << 0,
+	/* all or nothing at plan time too: a channel change the policy wants
+	 * that rules of another owner block (ice) fails the plan (-EBUSY)
+	 * instead of keeping the channel count with a note */
+	NP_PLAN_STRICT = 1u << 1,
 };
 
 struct np_plan_opts {

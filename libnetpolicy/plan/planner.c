@@ -181,6 +181,17 @@ static unsigned clamp_note(struct np_plan *plan, unsigned want, uint32_t max, co
 	return want;
 }
 
+/* Would the channels change to `want` queues, the driver's maxima applied? */
+static bool blocked_change(const struct np_channels *c, unsigned want)
+{
+	if (c->max_combined)
+		return (c->max_combined < want ? c->max_combined : want) != c->combined;
+	return (c->max_rx && (c->max_rx < want ? c->max_rx : want) != c->rx) ||
+	       (c->max_tx && (c->max_tx < want ? c->max_tx : want) != c->tx);
+}
+
+/* 0, 1 when --strict refuses a channel change that foreign rules block,
+ * or a negative errno. */
 static int plan_channels(const struct np_plan_opts *opts, const struct np_state *st,
 			 unsigned want, struct np_plan *plan, unsigned *ret_nq)
 {
@@ -189,6 +200,7 @@ static int plan_channels(const struct np_plan_opts *opts, const struct np_state 
 	/* reported but not settable: vmxnet3 (np_drivers.h), or the probe */
 	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
 	const char *why = NULL;
+	bool blocked = true;	/* by foreign rules (the last reason below) */
 	unsigned nrx, ntx;
 	int r = 0;
 
@@ -202,6 +214,12 @@ static int plan_channels(const struct np_plan_opts *opts, const struct np_state 
 		/* the rules left in the target are not netpolicy's: never
 		 * deleted to make way (knob/steer.c deletes only ours) */
 		why = "ntuple rules that are not netpolicy's block a channel change in driver";
+	else
+		blocked = false;
+	if (why && blocked && opts && (opts->flags & NP_PLAN_STRICT) && blocked_change(c, want)) {
+		*ret_nq = st->dev.n_rxq;
+		return 1;
+	}
 	if (why) {
 		np_plan_note(plan, "channels", "%s %s: keeping %u rx / %u tx queues",
 			     why, st->dev.driver, st->dev.n_rxq, st->dev.n_txq);
@@ -421,6 +439,13 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	plan->link_speed = plan_link_speed(opts, st, plan);
 	want = want_queues(p, &o, plan);
 	r = plan_channels(opts, st, want, plan, &nq);
+	if (r == 1) {
+		np_cpu_order_clear(&o);
+		return np_err(err, -EBUSY, NP_PHASE_PLAN, "channels",
+			      "ntuple rules that are not netpolicy's block the change to %u queues "
+			      "in driver %s (--strict: nothing applied; without it the channel "
+			      "count is kept)", want, st->dev.driver);
+	}
 	if (r < 0)
 		goto out;
 	plan_features(st, plan);

@@ -74,6 +74,26 @@ AGAIN=(set mixed --flow latency:tcp:6379 --cpus 0-3)
 	[ "$status" -eq 0 ]
 }
 
+@test "ice --strict: a channel change a foreign rule blocks fails the plan, exit 1, nothing changed" {
+	np_model ice-mixed
+	dev=$(dev_of)
+	cp "$MODEL" "$NP_TMP/before.json"
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --strict
+	[ "$status" -eq 1 ]
+	[ "$output" = "netpolicy: $dev: channels: ntuple rules that are not netpolicy's block the change to 8 queues in driver ice (--strict: nothing applied; without it the channel count is kept)" ]
+	cmp "$MODEL" "$NP_TMP/before.json"
+	[ ! -e "$STATE_DIR/$dev.policy" ]
+	# a dry run says the same
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --strict --dry-run
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"block the change to 8 queues in driver ice (--strict"* ]]
+	# without a foreign rule, --strict changes the channels as set does
+	ice_owned
+	run npsim --json "$DEV" "${AGAIN[@]}" --strict
+	[ "$status" -eq 0 ]
+	[ "$(npsim --json "$DEV" show | jq -c '[.channels.combined, (.ntuple.rules | length)]')" = '[4,2]' ]
+}
+
 @test "ice: a failure at every step of delete, change, insert rolls back exactly" {
 	local k knob op after n=0
 	ice_owned
