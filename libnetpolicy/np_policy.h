@@ -108,7 +108,7 @@ static inline unsigned np_queue_cpu(const struct np_cpu_order *o, unsigned q)
 	return o->order[q % o->n];
 }
 
-/* planner.c, shared with plan_steer.c and plan_machine.c */
+/* fmt.c, for the planner's notes */
 const char *np_unsupported(int e);
 /* steering: XPS, RPS, RFS and accelerated RFS (plan_steer.c) */
 int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
@@ -118,6 +118,12 @@ void np_plan_rps(const struct np_policy *p, const struct np_state *st,
 /* plan_rss.c: the indirection table (one the driver has) even over the nq
  * planned queues (a driver's own even table stays as it is) */
 void np_plan_rss(const struct np_state *st, unsigned nq, struct np_plan *plan);
+/* plan_channels.c: the channels for `want` queues into plan's target and
+ * the queues that will be open into *ret_nq; 0, 1 when --strict
+ * (NP_PLAN_STRICT) refuses a channel change that foreign ntuple rules
+ * block (nothing planned), or a negative errno (out of memory). */
+int np_plan_channels(const struct np_plan_opts *opts, const struct np_state *st, unsigned want,
+		     struct np_plan *plan, unsigned *ret_nq);
 /* plan_rps.c: the local CPUs without a queue's IRQ into the RPS masks of
  * the first nrx rx queues; returns how many CPUs it placed. */
 unsigned np_spread_rps(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,

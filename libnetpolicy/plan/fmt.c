@@ -10,6 +10,13 @@
 
 #include "np_policy.h"
 
+/* Why a knob is left out, for a note: "not supported by driver" (the note
+ * names the driver next), else the errno's text. */
+const char *np_unsupported(int e)
+{
+	return e == -EOPNOTSUPP ? "not supported by driver" : strerror(-e);
+}
+
 /* snprintf(dst, len, "%s", src) without stdio's setup cost, which showed in
  * plans of thousands of changes. */
 void np_fmt_copy(char *dst, size_t len, const char *src)
