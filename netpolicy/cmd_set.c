@@ -79,6 +79,7 @@ int cli_set_device(struct cli *c, const struct np_policy *policy, const struct n
 out:
 	json_object_put(obj);
 	np_plan_free(plan);
+	np_state_free(st);
 	return rc;
 }
 
