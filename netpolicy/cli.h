@@ -225,6 +225,9 @@ struct cli_owners {
 	size_t n;
 };
 void cli_owners_find(const struct cli *c, const char *ifname, struct cli_owners *ret);
+/* path below --root (tests' fake /proc, /etc and /run), else path itself
+ * (irqbalance.c) */
+void cli_below_root(const struct cli *c, char *buf, size_t len, const char *path);
 /* On stderr, for set, dry runs and check (drift): who else sets knobs of
  * c->device, irqbalance aside (cli_irqbalance_note). */
 void cli_owners_note(struct cli *c, bool drift);

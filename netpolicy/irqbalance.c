@@ -27,7 +27,7 @@
 
 #include "cli.h"
 
-static void below_root(const struct cli *c, char *buf, size_t len, const char *path)
+void cli_below_root(const struct cli *c, char *buf, size_t len, const char *path)
 {
 	snprintf(buf, len, "%s%s", c->root ? c->root : "", path);
 }
@@ -58,12 +58,12 @@ int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
 	DIR *d;
 
 	memset(ib, 0, sizeof(*ib));
-	below_root(c, dir, sizeof(dir), "/proc");
+	cli_below_root(c, dir, sizeof(dir), "/proc");
 	procfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (procfd < 0)
 		return 0;
 	/* its socket names its pid; a socket left by a crash has no process */
-	below_root(c, dir, sizeof(dir), "/run/irqbalance");
+	cli_below_root(c, dir, sizeof(dir), "/run/irqbalance");
 	d = opendir(dir);
 	while (d && (de = readdir(d))) {
 		char *end;
@@ -236,7 +236,7 @@ static bool may_have_irqs(const struct cli *c)
 	if (c->model)
 		return true;
 	snprintf(rel, sizeof(rel), "/sys/class/net/%s/device", c->device);
-	below_root(c, path, sizeof(path), rel);
+	cli_below_root(c, path, sizeof(path), rel);
 	return access(path, F_OK) == 0;
 }
 

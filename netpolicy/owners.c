@@ -35,11 +35,6 @@
 
 #define LINE_MAX_LEN 1024
 
-static void below_root(const struct cli *c, char *buf, size_t len, const char *path)
-{
-	snprintf(buf, len, "%s%s", c->root ? c->root : "", path);
-}
-
 /* Append word to a ", "-separated list once. */
 static void add_word(char *buf, size_t len, const char *word)
 {
@@ -68,7 +63,7 @@ static bool process_named(const struct cli *c, const char *name)
 	bool found = false;
 	DIR *d;
 
-	below_root(c, dir, sizeof(dir), "/proc");
+	cli_below_root(c, dir, sizeof(dir), "/proc");
 	d = opendir(dir);
 	while (d && !found && (de = readdir(d))) {
 		char path[800], comm[32];
@@ -233,7 +228,7 @@ static void find_link(const struct cli *c, const char *ifname, struct cli_owners
 		struct dirent *de;
 		DIR *d;
 
-		below_root(c, dir, sizeof(dir), dirs[i]);
+		cli_below_root(c, dir, sizeof(dir), dirs[i]);
 		d = opendir(dir);
 		while (d && n < sizeof(paths) / sizeof(paths[0]) && (de = readdir(d))) {
 			size_t len = strlen(de->d_name);
@@ -304,7 +299,7 @@ static void find_nm(const struct cli *c, const char *ifname, struct cli_owners *
 		struct dirent *de;
 		DIR *d;
 
-		below_root(c, dir, sizeof(dir), dirs[i]);
+		cli_below_root(c, dir, sizeof(dir), dirs[i]);
 		d = opendir(dir);
 		while (d && (de = readdir(d))) {
 			struct nm_scan s = { .ifname = ifname };
@@ -390,7 +385,7 @@ static void tuned_profile(const struct cli *c, const char *name, int depth, char
 		char rel[400], path[800];
 
 		snprintf(rel, sizeof(rel), "%s/%s/tuned.conf", dirs[i], name);
-		below_root(c, path, sizeof(path), rel);
+		cli_below_root(c, path, sizeof(path), rel);
 		if (!is_regular(path))
 			continue;
 		ini_read(path, tuned_line, &s);
@@ -413,7 +408,7 @@ static void find_tuned(const struct cli *c, const char *ifname, struct cli_owner
 
 	if (!process_named(c, "tuned"))
 		return;
-	below_root(c, path, sizeof(path), "/etc/tuned/active_profile");
+	cli_below_root(c, path, sizeof(path), "/etc/tuned/active_profile");
 	if (!is_regular(path) || !(f = fopen(path, "re")))
 		return;
 	if (!fgets(active, sizeof(active), f))
