@@ -374,14 +374,117 @@ static void fill_rule(const struct spec *sp, enum fam fam, struct ethtool_rx_flo
 
 /* --- the whole text -------------------------------------------------------------- */
 
+/* The class before the first ':'.  Returns the position after the ':'. */
+static int parse_class(struct parser *p, struct np_flow *flow, const char **pos)
+{
+	const char *text = p->text, *colon = strchr(text, ':');
+	size_t len = strlen(text), clen = colon ? (size_t)(colon - text) : len;
+	char cls[16];
+
+	if (clen == 0 || clen >= sizeof(cls))
+		return fail(p, 1, "expected a class (latency, throughput, cpu)");
+	memcpy(cls, text, clen);
+	cls[clen] = '\0';
+	if (np_class_from_name(cls, &flow->cls, NULL) < 0)
+		return fail(p, 1, "unknown class '%s' (latency, throughput, cpu)", cls);
+	if (!colon)
+		return fail(p, len + 1, "expected ':' and a flow after the class");
+	*pos = colon + 1;
+	return 0;
+}
+
+/* A protocol is the first word when it is followed by ':' or the end; a
+ * first word followed by '=' is already a term.  *proto is the protocol's
+ * index or -1, *pos moves past the protocol and its ':'. */
+static int parse_proto(struct parser *p, struct spec *sp, const char **pos, int *proto)
+{
+	const char *text = p->text, *s = *pos;
+	size_t wlen = strcspn(s, ":,="), col = (size_t)(s - text) + 1;
+	int pi = lookup_proto(s, wlen);
+
+	*proto = pi;
+	if (pi >= 0 && s[wlen] != ':' && s[wlen] != '\0')
+		return fail(p, col + wlen, "expected ':' after the protocol");
+	if (pi < 0 && wlen > 0 && strspn(s, "0123456789") >= wlen)
+		return fail(p, col, "a port needs a protocol (tcp:%.*s, udp:%.*s)", (int)wlen, s,
+			    (int)wlen, s);
+	if (pi < 0) {
+		if (s[wlen] == '=')
+			return 0;
+		return fail(p, col,
+			    "unknown protocol '%.*s' (tcp, udp, sctp with an optional 4 or "
+			    "6, ip, ip4, ip6, ether)", (int)wlen, s);
+	}
+	sp->l4 = protos[pi].l4;
+	sp->ip_only = protos[pi].ip_only;
+	sp->ether = protos[pi].ether;
+	if (protos[pi].fam != FAM_ANY)
+		set_family(p, sp, protos[pi].fam, col);
+	s += wlen;
+	if (*s == ':') {
+		s++;
+		if (*s == '\0')
+			return fail(p, (size_t)(s - text) + 1, "expected a term after ':'");
+	}
+	*pos = s;
+	return 0;
+}
+
+/* The comma-separated terms from pos to the end. */
+static int parse_terms(struct parser *p, struct spec *sp, const char *s)
+{
+	const char *end = s + strlen(s);
+
+	while (s < end) {
+		const char *comma = memchr(s, ',', (size_t)(end - s));
+		size_t tlen = comma ? (size_t)(comma - s) : (size_t)(end - s);
+		int r = parse_term(p, sp, s, tlen);
+
+		if (r < 0)
+			return r;
+		s += tlen;
+		if (comma) {
+			s++;
+			if (s == end)
+				return fail(p, (size_t)(s - p->text) + 1, "expected a term after ','");
+		}
+	}
+	return 0;
+}
+
+/* The kernel rules for a parsed spec: one for a family or a frame, one per
+ * family when the spec names none. */
+static void build_rules(struct spec *sp, bool had_proto, struct np_flow *flow)
+{
+	/* Without a protocol, the terms decide: an address makes it IP, a VLAN
+	 * alone makes it any frame. */
+	if (!had_proto && sp->l4 == L4_NONE && !sp->ether) {
+		if (sp->src.set || sp->dst.set)
+			sp->ip_only = true;
+		else if (sp->vlan >= 0)
+			sp->ether = true;
+	}
+	if (sp->fam != FAM_ANY) {
+		flow->n_rules = 1;
+		fill_rule(sp, sp->fam, &flow->rule[0]);
+	} else if (sp->ether) {
+		flow->n_rules = 1;
+		fill_rule(sp, FAM_ANY, &flow->rule[0]);
+	} else {
+		flow->n_rules = 2;
+		fill_rule(sp, FAM_4, &flow->rule[0]);
+		fill_rule(sp, FAM_6, &flow->rule[1]);
+	}
+}
+
 int np_flow_parse(const char *text, struct np_flow *ret, size_t *err_col, struct np_error *err)
 {
 	struct parser p = { .text = text, .err = err };
 	struct spec sp = { .vlan = -1 };
 	struct np_flow flow = { 0 };
-	const char *colon, *s, *end;
+	const char *s = NULL;
 	size_t len;
-	int r, pi;
+	int r, pi = -1;
 
 	if (!text) {
 		r = fail(&p, 1, "empty flow");
@@ -392,107 +495,21 @@ int np_flow_parse(const char *text, struct np_flow *ret, size_t *err_col, struct
 		r = fail(&p, NP_FLOW_TEXT_MAX + 1, "longer than %d characters", NP_FLOW_TEXT_MAX);
 		goto out;
 	}
-	end = text + len;
-	colon = strchr(text, ':');
-	{
-		char cls[16];
-		size_t clen = colon ? (size_t)(colon - text) : len;
-
-		if (clen == 0 || clen >= sizeof(cls)) {
-			r = fail(&p, 1, "expected a class (latency, throughput, cpu)");
-			goto out;
-		}
-		memcpy(cls, text, clen);
-		cls[clen] = '\0';
-		if (np_class_from_name(cls, &flow.cls, NULL) < 0) {
-			r = fail(&p, 1, "unknown class '%s' (latency, throughput, cpu)", cls);
-			goto out;
-		}
-		if (!colon) {
-			r = fail(&p, len + 1, "expected ':' and a flow after the class");
-			goto out;
-		}
-	}
-	s = colon + 1;
-	if (s == end) {
+	r = parse_class(&p, &flow, &s);
+	if (r < 0)
+		goto out;
+	if (*s == '\0') {
 		r = fail(&p, (size_t)(s - text) + 1, "expected a flow (tcp:6379, udp:53, ip6, ...)");
 		goto out;
 	}
-	/* A protocol is the first word when it is followed by ':' or the end. */
-	{
-		size_t wlen = strcspn(s, ":,=");
-
-		pi = lookup_proto(s, wlen);
-		if (pi >= 0 && s[wlen] != ':' && s[wlen] != '\0') {
-			r = fail(&p, (size_t)(s - text) + wlen + 1,
-				 "expected ':' after the protocol");
-			goto out;
-		}
-		if (pi < 0 && wlen > 0 && strspn(s, "0123456789") >= wlen) {
-			r = fail(&p, (size_t)(s - text) + 1,
-				 "a port needs a protocol (tcp:%.*s, udp:%.*s)", (int)wlen, s,
-				 (int)wlen, s);
-			goto out;
-		}
-		if (pi >= 0) {
-			sp.l4 = protos[pi].l4;
-			sp.ip_only = protos[pi].ip_only;
-			sp.ether = protos[pi].ether;
-			if (protos[pi].fam != FAM_ANY)
-				set_family(&p, &sp, protos[pi].fam, (size_t)(s - text) + 1);
-			s += wlen;
-			if (*s == ':') {
-				s++;
-				if (s == end) {
-					r = fail(&p, (size_t)(s - text) + 1,
-						 "expected a term after ':'");
-					goto out;
-				}
-			}
-		} else if (s[wlen] != '=') {
-			r = fail(&p, (size_t)(s - text) + 1,
-				 "unknown protocol '%.*s' (tcp, udp, sctp with an optional 4 or "
-				 "6, ip, ip4, ip6, ether)", (int)wlen, s);
-			goto out;
-		}
-	}
-	while (s < end) {
-		const char *comma = memchr(s, ',', (size_t)(end - s));
-		size_t tlen = comma ? (size_t)(comma - s) : (size_t)(end - s);
-
-		r = parse_term(&p, &sp, s, tlen);
-		if (r < 0)
-			goto out;
-		s += tlen;
-		if (comma) {
-			s++;
-			if (s == end) {
-				r = fail(&p, (size_t)(s - text) + 1, "expected a term after ','");
-				goto out;
-			}
-		}
-	}
-	/* Without a protocol, the terms decide: an address makes it IP, a VLAN
-	 * alone makes it any frame. */
-	if (pi < 0 && sp.l4 == L4_NONE && !sp.ether) {
-		if (sp.src.set || sp.dst.set)
-			sp.ip_only = true;
-		else if (sp.vlan >= 0)
-			sp.ether = true;
-	}
-	if (sp.fam != FAM_ANY) {
-		flow.n_rules = 1;
-		fill_rule(&sp, sp.fam, &flow.rule[0]);
-	} else if (sp.ether) {
-		flow.n_rules = 1;
-		fill_rule(&sp, FAM_ANY, &flow.rule[0]);
-	} else {
-		flow.n_rules = 2;
-		fill_rule(&sp, FAM_4, &flow.rule[0]);
-		fill_rule(&sp, FAM_6, &flow.rule[1]);
-	}
+	r = parse_proto(&p, &sp, &s, &pi);
+	if (r < 0)
+		goto out;
+	r = parse_terms(&p, &sp, s);
+	if (r < 0)
+		goto out;
+	build_rules(&sp, pi >= 0, &flow);
 	*ret = flow;
-	r = 0;
 out:
 	if (r < 0 && err_col)
 		*err_col = p.err_col;
