@@ -371,13 +371,68 @@ out:
 	np_state_free(placed);
 }
 
+/* --confirm: the deadline and the way back are on disk now; the watchdog
+ * starts before the first write, or nothing is written (the journal is
+ * dropped). */
+static int start_watchdog(struct np_engine *e, struct np_commit *commit, struct np_error *err)
+{
+	struct np_error jerr;
+	int r;
+
+	if (!e->tentative || !e->ctx->tentative_fn)
+		return 0;
+	/* once: an apply planned again after a refusal keeps the token */
+	e->tentative = false;
+	r = e->ctx->tentative_fn(e->ctx->tentative_ud, commit->tentative_rec.token,
+				 commit->tentative_rec.deadline);
+	if (r < 0) {
+		np_err(err, r, NP_PHASE_APPLY, NULL, "cannot start the --confirm watchdog");
+		np_error_clear(&jerr);
+		np_journal_drop(e->journal, &jerr);
+		e->journal = NULL;
+	}
+	return r;
+}
+
+/* The run counts once "commit" is on disk; if it cannot be (or r already
+ * failed), the device is rolled back and the journal dropped, or kept when
+ * the rollback could not finish.  Returns the run's result. */
+static int end_run(struct np_engine *e, struct np_state **cur, const struct np_state *before,
+		   int r, struct np_error *err)
+{
+	struct np_error jerr;
+
+	if (r >= 0)
+		r = np_journal_commit(e->journal, err);
+	if (r < 0) {
+		rollback(e, cur, before);
+		if (e->res->rollback_incomplete || e->res->vanished) {
+			/* kept: the next run retries (or finds the device again) */
+			np_journal_keep(e->journal);
+		} else {
+			np_error_clear(&jerr);
+			if (np_journal_drop(e->journal, &jerr) < 0)
+				np_log(e->ctx, NP_LOG_WARNING, "%s: %s (the next command removes it)",
+				       e->ifname, jerr.msg);
+		}
+	} else {
+		e->res->changed = e->res->n_writes > 0;
+		/* The records, then the journal's removal; a failure here leaves
+		 * a committed journal that the next command completes. */
+		r = np_journal_finish(e->journal, err);
+		if (r < 0)
+			e->res->unrecorded = true;
+	}
+	e->journal = NULL;
+	return r;
+}
+
 int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_state *goal,
 		  const char *what, struct np_commit *commit, struct np_error *err)
 {
 	struct np_state *before = NULL, *placed = NULL;
 	const struct np_state *asked = goal;
 	struct np_steer intent = { 0 };
-	struct np_error jerr;
 	int r;
 
 	/* a run planned again after a refusal reports its own steps */
@@ -401,21 +456,9 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	np_steer_clear(&intent);
 	if (r < 0)
 		goto out;
-	/* --confirm: the deadline and the way back are on disk now; the
-	 * watchdog starts before the first write, or nothing is written. */
-	if (e->tentative && e->ctx->tentative_fn) {
-		/* once: an apply planned again after a refusal keeps the token */
-		e->tentative = false;
-		r = e->ctx->tentative_fn(e->ctx->tentative_ud, commit->tentative_rec.token,
-					 commit->tentative_rec.deadline);
-		if (r < 0) {
-			np_err(err, r, NP_PHASE_APPLY, NULL, "cannot start the --confirm watchdog");
-			np_error_clear(&jerr);
-			np_journal_drop(e->journal, &jerr);
-			e->journal = NULL;
-			goto out;
-		}
-	}
+	r = start_watchdog(e, commit, err);
+	if (r < 0)
+		goto out;
 	r = np_engine_converge(e, cur, goal, NP_PHASE_APPLY, err);
 	if (r >= 0)
 		r = np_engine_verify(e, cur, before, e->refined ? e->refined->target : goal,
@@ -428,29 +471,7 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 				    e->refined ? e->refined->target : asked) +
 	    (placed ? np_mixed_record_relocate(&commit->policy_rec.mixed, asked, *cur) : 0))
 		r = np_journal_policy(e->journal, &commit->policy_rec, err);
-	/* The run counts once "commit" is on disk; if it cannot be, undo it. */
-	if (r >= 0)
-		r = np_journal_commit(e->journal, err);
-	if (r < 0) {
-		rollback(e, cur, before);
-		if (e->res->rollback_incomplete || e->res->vanished) {
-			/* kept: the next run retries (or finds the device again) */
-			np_journal_keep(e->journal);
-		} else {
-			np_error_clear(&jerr);
-			if (np_journal_drop(e->journal, &jerr) < 0)
-				np_log(e->ctx, NP_LOG_WARNING, "%s: %s (the next command removes it)",
-				       e->ifname, jerr.msg);
-		}
-	} else {
-		e->res->changed = e->res->n_writes > 0;
-		/* The records, then the journal's removal; a failure here leaves
-		 * a committed journal that the next command completes. */
-		r = np_journal_finish(e->journal, err);
-		if (r < 0)
-			e->res->unrecorded = true;
-	}
-	e->journal = NULL;
+	r = end_run(e, cur, before, r, err);
 out:
 	np_plan_free(e->refined);
 	e->refined = NULL;
@@ -460,13 +481,72 @@ out:
 	return r;
 }
 
+/* The journal names a device other than the one under this name now: in
+ * another namespace or renamed (the user acts), or gone (the journal goes:
+ * it must not be applied to whatever has the name now). */
+static int journal_of_another(struct np_engine *e, const struct np_journal_info *info,
+			      const struct np_ident *id, struct np_error *err)
+{
+	char name[IF_NAMESIZE];
+
+	if (info->id.netns && id->netns && info->id.netns != id->netns)
+		return np_err(err, -EBUSY, NP_PHASE_ROLLBACK, NULL, "the journal of an interrupted "
+			      "run is for %s in another network namespace: run netpolicy there",
+			      e->ifname);
+	if (!e->ctx->model && if_indextoname((unsigned)info->id.ifindex, name))
+		return np_err(err, -EBUSY, NP_PHASE_ROLLBACK, NULL, "the journal of an interrupted "
+			      "run is for the device now named %s (ifindex %d): rename it back to "
+			      "%s to roll it back", name, info->id.ifindex, e->ifname);
+	np_log(e->ctx, NP_LOG_WARNING, "%s: the interrupted run's device is gone; "
+	       "dropping its journal", e->ifname);
+	return np_store_remove(&e->store, NP_FILE_JOURNAL, err);
+}
+
+/* An uncommitted journal's device back to the journal's "before". */
+static int roll_back_journal(struct np_engine *e, const struct np_journal_info *info,
+			     struct np_state **cur, struct np_error *err)
+{
+	struct np_state *goal = NULL, *placed = NULL;
+	struct np_error jerr;
+	int r;
+
+	r = np_recovery_goal(info, *cur, &goal);
+	if (r >= 0)
+		r = np_goal_placeable(*cur, goal, &placed);
+	if (placed) {
+		np_state_free(goal);
+		goal = placed;
+	}
+	if (r < 0) {
+		r = np_err(err, r, NP_PHASE_ROLLBACK, NULL, "out of memory");
+		goto out;
+	}
+	r = np_engine_converge(e, cur, goal, NP_PHASE_ROLLBACK, err);
+	if (r >= 0)
+		r = np_engine_verify(e, cur, info->before, goal, NP_PHASE_ROLLBACK, err);
+	if (r >= 0) {
+		/* The device is back; a journal we cannot remove (a read-only
+		 * state directory) only makes the next command repeat this
+		 * rollback, which then writes nothing. */
+		relocated(e, info->before, *cur);
+		np_error_clear(&jerr);
+		if (np_store_remove(&e->store, NP_FILE_JOURNAL, &jerr) < 0)
+			np_log(e->ctx, NP_LOG_WARNING, "%s: %s", e->ifname, jerr.msg);
+	} else if (r != -ENODEV) {
+		e->res->rollback_incomplete = true;
+		np_error_format(err, e->res->rollback_msg, sizeof(e->res->rollback_msg));
+	}
+out:
+	np_state_free(goal);
+	return r;
+}
+
 /* An uncommitted run is rolled back; a committed one's records are made. */
 int np_engine_recover(struct np_engine *e, struct np_error *err)
 {
 	struct np_journal_info info;
-	struct np_state *cur = NULL, *goal = NULL;
+	struct np_state *cur = NULL;
 	struct np_ident id;
-	char name[IF_NAMESIZE];
 	int r;
 
 	r = np_journal_load(&e->store, &info, err);
@@ -504,60 +584,15 @@ int np_engine_recover(struct np_engine *e, struct np_error *err)
 		goto out;
 	np_ident_of(e->ctx, cur, &id);
 	if (!np_ident_same(&id, &info.id)) {
-		if (info.id.netns && id.netns && info.id.netns != id.netns) {
-			r = np_err(err, -EBUSY, NP_PHASE_ROLLBACK, NULL, "the journal of an interrupted "
-				   "run is for %s in another network namespace: run netpolicy there",
-				   e->ifname);
-		} else if (!e->ctx->model && if_indextoname((unsigned)info.id.ifindex, name)) {
-			r = np_err(err, -EBUSY, NP_PHASE_ROLLBACK, NULL, "the journal of an interrupted "
-				   "run is for the device now named %s (ifindex %d): rename it back to "
-				   "%s to roll it back", name, info.id.ifindex, e->ifname);
-		} else {
-			/* That device is gone; one with its name now is another
-			 * one, which the journal must not be applied to. */
-			np_log(e->ctx, NP_LOG_WARNING, "%s: the interrupted run's device is gone; "
-			       "dropping its journal", e->ifname);
-			r = np_store_remove(&e->store, NP_FILE_JOURNAL, err);
-		}
+		r = journal_of_another(e, &info, &id, err);
 		goto out;
 	}
 	e->res->recovered = true;
 	e->id = info.id;
 	e->have_id = true;
-	r = np_recovery_goal(&info, cur, &goal);
-	if (r >= 0) {
-		struct np_state *placed = NULL;
-
-		r = np_goal_placeable(cur, goal, &placed);
-		if (placed) {
-			np_state_free(goal);
-			goal = placed;
-		}
-	}
-	if (r < 0) {
-		r = np_err(err, r, NP_PHASE_ROLLBACK, NULL, "out of memory");
-		goto out;
-	}
-	r = np_engine_converge(e, &cur, goal, NP_PHASE_ROLLBACK, err);
-	if (r >= 0)
-		r = np_engine_verify(e, &cur, info.before, goal, NP_PHASE_ROLLBACK, err);
-	if (r >= 0) {
-		struct np_error jerr;
-
-		/* The device is back; a journal we cannot remove (a read-only
-		 * state directory) only makes the next command repeat this
-		 * rollback, which then writes nothing. */
-		relocated(e, info.before, cur);
-		np_error_clear(&jerr);
-		if (np_store_remove(&e->store, NP_FILE_JOURNAL, &jerr) < 0)
-			np_log(e->ctx, NP_LOG_WARNING, "%s: %s", e->ifname, jerr.msg);
-	} else if (r != -ENODEV) {
-		e->res->rollback_incomplete = true;
-		np_error_format(err, e->res->rollback_msg, sizeof(e->res->rollback_msg));
-	}
+	r = roll_back_journal(e, &info, &cur, err);
 out:
 	np_journal_info_release(&info);
-	np_state_free(goal);
 	np_state_free(cur);
 	return r;
 }
