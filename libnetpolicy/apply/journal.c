@@ -288,30 +288,30 @@ static int parse_marks(char *p, struct np_journal_info *info, const char **polic
 	return 0;
 }
 
-int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_error *err)
+/* The journal's header line as JSON, with the step marks after it read into
+ * info and the resolved policy record (a "policy" mark) put in its commit. */
+static int read_header(struct np_store *s, const char *what, struct json_object **hdr,
+		       struct np_journal_info *info, struct np_error *err)
 {
-	struct np_journal_info info = { 0 };
-	struct json_object *hdr = NULL, *v, *before, *resolved;
-	char what[PATH_MAX + NP_STORE_STEM_MAX + 16], *text, *nl;
+	struct json_object *v, *resolved;
 	const char *policy = NULL;
-	long long x = 0;
+	char *text, *nl;
 	int r;
 
 	r = np_store_read(s, NP_FILE_JOURNAL, &text, NULL, err);
 	if (r < 0)
 		return r;
-	snprintf(what, sizeof(what), "%s/%s.journal", s->ctx->state_dir, s->stem);
 	nl = strchr(text, '\n');
 	if (nl)
 		*nl = '\0';
-	r = np_json_parse_strict(text, strlen(text), what, &hdr, err);
+	r = np_json_parse_strict(text, strlen(text), what, hdr, err);
 	if (r >= 0)
-		r = np_json_check_format(hdr, JOURNAL_FORMAT, JOURNAL_VERSION, what, err);
-	if (r >= 0 && parse_marks(nl ? nl + 1 : NULL, &info, &policy) < 0)
+		r = np_json_check_format(*hdr, JOURNAL_FORMAT, JOURNAL_VERSION, what, err);
+	if (r >= 0 && parse_marks(nl ? nl + 1 : NULL, info, &policy) < 0)
 		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: damaged step marks", what);
 	if (r >= 0 && policy) {
 		r = np_json_parse_strict(policy, strlen(policy), what, &resolved, err);
-		if (r >= 0 && (!json_object_object_get_ex(hdr, "commit", &v) ||
+		if (r >= 0 && (!json_object_object_get_ex(*hdr, "commit", &v) ||
 			       !json_object_is_type(v, json_type_object) ||
 			       json_object_object_add(v, "policy", resolved) < 0)) {
 			json_object_put(resolved);
@@ -319,53 +319,82 @@ int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_e
 		}
 	}
 	free(text);
-	if (r >= 0 && (!json_object_object_get_ex(hdr, "ifindex", &v) ||
-		       !json_object_is_type(v, json_type_int) ||
-		       (x = json_object_get_int64(v)) <= 0 || x > INT32_MAX))
-		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad ifindex", what);
-	if (r >= 0) {
-		info.id.ifindex = (int)x;
-		if (!json_object_object_get_ex(hdr, "bus_info", &v) ||
-		    !json_object_is_type(v, json_type_string) ||
-		    json_object_get_string_len(v) >= (int)sizeof(info.id.bus_info))
-			r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad bus_info", what);
-		else
-			memcpy(info.id.bus_info, json_object_get_string(v),
-			       (size_t)json_object_get_string_len(v) + 1);
+	return r;
+}
+
+/* The device the journal is for: ifindex, bus_info and network namespace. */
+static int read_ident(struct json_object *hdr, const char *what, struct np_ident *id,
+		      struct np_error *err)
+{
+	struct json_object *v;
+	long long x = 0;
+
+	if (!json_object_object_get_ex(hdr, "ifindex", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    (x = json_object_get_int64(v)) <= 0 || x > INT32_MAX)
+		return np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad ifindex", what);
+	id->ifindex = (int)x;
+	if (!json_object_object_get_ex(hdr, "bus_info", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    json_object_get_string_len(v) >= (int)sizeof(id->bus_info))
+		return np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad bus_info", what);
+	memcpy(id->bus_info, json_object_get_string(v),
+	       (size_t)json_object_get_string_len(v) + 1);
+	if (!json_object_object_get_ex(hdr, "netns", &v) ||
+	    !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+		return np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad netns", what);
+	id->netns = (unsigned long long)json_object_get_int64(v);
+	return 0;
+}
+
+/* The commit's record documents, checked now rather than halfway through a
+ * commit; info takes a reference to the commit object. */
+static int read_commit(struct json_object *hdr, const char *what, struct np_journal_info *info,
+		       struct np_error *err)
+{
+	struct json_object *v;
+	int r = 0;
+
+	if (!json_object_object_get_ex(hdr, "commit", &v) ||
+	    !json_object_is_type(v, json_type_object))
+		return np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad commit", what);
+	json_object_object_foreach(v, key, val) {
+		struct np_policy_record rec;
+		struct np_sysctl_record sys;
+		struct np_tentative t;
+
+		if (!strcmp(key, "policy") && val)
+			r = np_policy_record_from_json(val, what, &rec, err);
+		else if (!strcmp(key, "sysctl") && val)
+			r = np_sysctl_record_from_json(val, what, &sys, err);
+		else if (!strcmp(key, "tentative") && val) {
+			r = np_tentative_from_json(val, what, &t, err);
+			if (r >= 0)
+				np_tentative_release(&t);
+		} else if (strcmp(key, "policy") && strcmp(key, "tentative") &&
+			   strcmp(key, "sysctl") && (strcmp(key, "pristine") || val))
+			r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: commit: bad %s",
+				   what, key);
+		if (r < 0)
+			break;
 	}
-	if (r >= 0 && (!json_object_object_get_ex(hdr, "netns", &v) ||
-		       !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0))
-		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad netns", what);
+	info->commit = json_object_get(v);
+	return r;
+}
+
+int np_journal_load(struct np_store *s, struct np_journal_info *ret, struct np_error *err)
+{
+	struct np_journal_info info = { 0 };
+	struct json_object *hdr = NULL, *v, *before;
+	char what[PATH_MAX + NP_STORE_STEM_MAX + 16];
+	int r;
+
+	snprintf(what, sizeof(what), "%s/%s.journal", s->ctx->state_dir, s->stem);
+	r = read_header(s, what, &hdr, &info, err);
 	if (r >= 0)
-		info.id.netns = (unsigned long long)json_object_get_int64(v);
-	if (r >= 0 && (!json_object_object_get_ex(hdr, "commit", &v) ||
-		       !json_object_is_type(v, json_type_object)))
-		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: bad commit", what);
-	if (r >= 0) {
-		/* Check the record documents now, not halfway through a commit. */
-		json_object_object_foreach(v, key, val) {
-			struct np_policy_record rec;
-			struct np_tentative t;
-
-			struct np_sysctl_record sys;
-
-			if (!strcmp(key, "policy") && val)
-				r = np_policy_record_from_json(val, what, &rec, err);
-			else if (!strcmp(key, "sysctl") && val)
-				r = np_sysctl_record_from_json(val, what, &sys, err);
-			else if (!strcmp(key, "tentative") && val) {
-				r = np_tentative_from_json(val, what, &t, err);
-				if (r >= 0)
-					np_tentative_release(&t);
-			} else if (strcmp(key, "policy") && strcmp(key, "tentative") &&
-				   strcmp(key, "sysctl") && (strcmp(key, "pristine") || val))
-				r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: commit: bad %s",
-					   what, key);
-			if (r < 0)
-				break;
-		}
-		info.commit = json_object_get(v);
-	}
+		r = read_ident(hdr, what, &info.id, err);
+	if (r >= 0)
+		r = read_commit(hdr, what, &info, err);
 	if (r >= 0 && (!json_object_object_get_ex(hdr, "before", &before) ||
 		       !json_object_is_type(before, json_type_object)))
 		r = np_err(err, -EINVAL, NP_PHASE_ROLLBACK, NULL, "%s: no state to return to", what);
