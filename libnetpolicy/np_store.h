@@ -83,6 +83,9 @@ struct np_store {
 	size_t text_len;
 };
 
+/* Takes s's device lock in its open directory (s->dirfd, s->stem): waits
+ * for another holder as np_ctx_set_lock_wait() says, and sets s->lockfd. */
+int np_store_lock_take(struct np_store *s, struct np_error *err);
 /* Creates the directory (0700) if needed, refuses one that is a symlink, not
  * a directory, or writable by others; takes the device's lock (waiting for
  * another netpolicy) and removes temp files a killed run left.  A read-only

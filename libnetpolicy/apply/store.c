@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The state directory, the device lock, and how its files are read and
+/* The state directory and how its files are read and
  * written (np_store.h says what each file holds). */
 #include <dirent.h>
 #include <errno.h>
@@ -69,94 +69,6 @@ static int dir_open(struct np_ctx *ctx, bool create, int *ret, struct np_error *
 	}
 	*ret = fd;
 	return 0;
-}
-
-/*
- * flock() the lock file, then check that the name still points at the inode
- * locked: a holder that found its device gone unlinks the file, and a waiter
- * that locked the unlinked inode must start again on the new one.
- */
-static int lock_take(struct np_store *s, struct np_error *err)
-{
-	char name[NAME_MAX_LEN];
-	bool said = false;
-	struct timespec start;
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	snprintf(name, sizeof(name), "%s.lock", s->stem);
-	for (;;) {
-		struct stat a, b;
-		int fd;
-
-		fd = openat(s->dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-			    0600);
-		/* A read-only state directory must not block recovery: a lock
-		 * file that exists locks as well read-only. */
-		if (fd < 0 && (errno == EROFS || errno == EACCES))
-			fd = openat(s->dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			return np_err(err, -errno, NP_PHASE_APPLY, NULL, "cannot open lock %s: %s", name,
-				      strerror(errno));
-		if (fstat(fd, &a) < 0 || !S_ISREG(a.st_mode)) {
-			close(fd);
-			return np_err(err, -EINVAL, NP_PHASE_APPLY, NULL,
-				      "lock %s is not a regular file", name);
-		}
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			if (errno != EWOULDBLOCK) {
-				int r = -errno;
-
-				close(fd);
-				return np_err(err, r, NP_PHASE_APPLY, NULL, "lock: %s", strerror(-r));
-			}
-			/* said on stderr by the CLI: a silent wait looks like a hang */
-			if (!said && s->ctx->lock_wait < 0)
-				np_log(s->ctx, NP_LOG_NOTICE, "%s: waiting for another netpolicy working on it",
-				       s->ifname);
-			else if (!said && s->ctx->lock_wait > 0)
-				np_log(s->ctx, NP_LOG_NOTICE,
-				       "%s: waiting up to %d s for another netpolicy working on it",
-				       s->ifname, s->ctx->lock_wait);
-			said = true;
-			/* Polled, not blocking: flock() restarts after a signal
-			 * (SA_RESTART), and Ctrl-C must end a wait that wrote nothing. */
-			while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-				struct timespec ts = { 0, 20 * 1000 * 1000 };
-				int r = -errno;
-
-				if (r != -EWOULDBLOCK && r != -EINTR) {
-					close(fd);
-					return np_err(err, r, NP_PHASE_APPLY, NULL, "lock: %s", strerror(-r));
-				}
-				if (s->ctx->cancel_fn && s->ctx->cancel_fn(s->ctx->cancel_ud)) {
-					close(fd);
-					return np_err(err, -EINTR, NP_PHASE_APPLY, NULL,
-						      "interrupted while waiting for the lock (nothing was changed)");
-				}
-				if (s->ctx->lock_wait >= 0) {	/* np_ctx_set_lock_wait() */
-					struct timespec now;
-
-					clock_gettime(CLOCK_MONOTONIC, &now);
-					if ((now.tv_sec - start.tv_sec) * 1000 +
-					    (now.tv_nsec - start.tv_nsec) / 1000000 >=
-					    (long)s->ctx->lock_wait * 1000) {
-						close(fd);
-						return np_err(err, -EBUSY, NP_PHASE_LOCK, NULL,
-							      "another netpolicy is working on the device "
-							      "(waited %d s); nothing was changed",
-							      s->ctx->lock_wait);
-					}
-				}
-				nanosleep(&ts, NULL);
-			}
-		}
-		if (fstatat(s->dirfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_ino == b.st_ino &&
-		    a.st_dev == b.st_dev) {
-			s->lockfd = fd;
-			return 0;
-		}
-		close(fd);
-	}
 }
 
 /* A killed writer leaves ".IFNAME.KIND.tmp": ours to remove under the lock. */
@@ -271,7 +183,7 @@ static int legacy_adopt(struct np_store *s, struct np_error *err)
 	legacy_of(s, &legacy);
 	if (!legacy_ours(&legacy, ino))
 		return 0;
-	r = lock_take(&legacy, err);
+	r = np_store_lock_take(&legacy, err);
 	if (r < 0)
 		return r;
 	temps_remove(&legacy);
@@ -336,7 +248,7 @@ int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
 	if (r < 0)
 		return r;
 	stem_keyed(s);
-	r = lock_take(s, err);
+	r = np_store_lock_take(s, err);
 	if (r >= 0) {
 		temps_remove(s);
 		r = legacy_adopt(s, err);

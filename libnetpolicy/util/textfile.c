@@ -76,61 +76,43 @@ int np_text_file_read(int dirfd, const char *path, size_t max, char **ret, size_
 	return np_text_file_read_guarded(dirfd, path, max, 0, NULL, 0, ret, ret_len);
 }
 
-int np_text_file_read_guarded(int dirfd, const char *path, size_t max, unsigned flags,
-			      char *why, size_t why_len, char **ret, size_t *ret_len)
+/* Whether the open file may be read: a regular file, trusted when asked,
+ * at most max bytes. */
+static int check_opened(int fd, size_t max, unsigned flags, char *why, size_t why_len,
+			struct stat *sb)
 {
-	int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
-	char scratch[96];
-	struct stat sb;
-	size_t got = 0, cap;
-	char *buf;
-	int fd, r = 0;
-
-	if (!why) {
-		why = scratch;
-		why_len = sizeof(scratch);
-	}
-	if (why_len)
-		why[0] = '\0';
-	if (flags & NP_TEXT_NOFOLLOW)
-		oflags |= O_NOFOLLOW;
-	do
-		fd = openat(dirfd, path, oflags);
-	while (fd < 0 && errno == EINTR);
-	if (fd < 0)
+	if (fstat(fd, sb) < 0)
 		return -errno;
-	if (fstat(fd, &sb) < 0)
-		r = -errno;
-	else if (S_ISDIR(sb.st_mode))
-		r = -EISDIR;
-	else if (!S_ISREG(sb.st_mode))
-		r = -EINVAL;
-	else if ((flags & NP_TEXT_TRUSTED) && np_stat_trusted(&sb, why, why_len) < 0)
-		r = -EPERM;
-	else if (sb.st_size < 0 || (unsigned long long)sb.st_size > max)
-		r = -EFBIG;
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
-	/* one byte more than the size: a file that grew is noticed */
-	cap = (size_t)sb.st_size + 2;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
+	if (S_ISDIR(sb->st_mode))
+		return -EISDIR;
+	if (!S_ISREG(sb->st_mode))
+		return -EINVAL;
+	if ((flags & NP_TEXT_TRUSTED) && np_stat_trusted(sb, why, why_len) < 0)
+		return -EPERM;
+	if (sb->st_size < 0 || (unsigned long long)sb->st_size > max)
+		return -EFBIG;
+	return 0;
+}
+
+/* Read fd to its end into a buffer sized from the stat (one byte more than
+ * the size, so a file that grew is noticed) and grown up to max. */
+static int read_all(int fd, size_t size, size_t max, char **ret, size_t *ret_len)
+{
+	size_t got = 0, cap = size + 2;
+	char *buf = malloc(cap);
+	int r = 0;
+
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (;;) {
 		ssize_t n = read(fd, buf + got, cap - 1 - got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			r = -errno;
+		if (n <= 0) {
+			r = n < 0 ? -errno : 0;
 			break;
 		}
-		if (n == 0)
-			break;
 		got += (size_t)n;
 		if (got > max) {
 			r = -EFBIG;
@@ -152,12 +134,44 @@ int np_text_file_read_guarded(int dirfd, const char *path, size_t max, unsigned 
 			buf = nb;
 		}
 	}
-	close(fd);
 	if (r < 0) {
 		free(buf);
 		return r;
 	}
 	buf[got] = '\0';
+	*ret = buf;
+	*ret_len = got;
+	return 0;
+}
+
+int np_text_file_read_guarded(int dirfd, const char *path, size_t max, unsigned flags,
+			      char *why, size_t why_len, char **ret, size_t *ret_len)
+{
+	int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	char scratch[96], *buf = NULL;
+	struct stat sb;
+	size_t got = 0;
+	int fd, r;
+
+	if (!why) {
+		why = scratch;
+		why_len = sizeof(scratch);
+	}
+	if (why_len)
+		why[0] = '\0';
+	if (flags & NP_TEXT_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	do
+		fd = openat(dirfd, path, oflags);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return -errno;
+	r = check_opened(fd, max, flags, why, why_len, &sb);
+	if (r >= 0)
+		r = read_all(fd, (size_t)sb.st_size, max, &buf, &got);
+	close(fd);
+	if (r < 0)
+		return r;
 	*ret = buf;
 	if (ret_len)
 		*ret_len = got;
