@@ -53,72 +53,128 @@ static void adjusted_note(const struct np_policy *p, struct json_object *vals, c
 	}
 }
 
-/* One policy as `policies --json` prints it: name, summary, base and file
- * (null for a built-in), values (what a file can set), origin ("built-in"
- * or FILE:LINE per value) and the reasons. */
-int np_policy_to_json(const struct np_policy *p, struct json_object **ret)
+/* A value under "values" and where it came from under "origin": FILE:LINE,
+ * or "built-in" for a line 0 or a policy without a file.  False when out of
+ * memory (v is consumed either way). */
+static bool add_value(const struct np_policy *p, struct json_object *vals,
+		      struct json_object *origin, const char *key, struct json_object *v,
+		      unsigned line)
 {
-	struct json_object *o = json_object_new_object(), *vals = json_object_new_object();
-	struct json_object *origin = json_object_new_object(), *why = json_object_new_object();
 	char where[PATH_MAX + 16];
-	bool ok = o && vals && origin && why;
 
-#define ORIGIN(line) ((line) && p->file ? (snprintf(where, sizeof(where), "%s:%u", p->file, (line)), where) : "built-in")
+	if (line && p->file)
+		snprintf(where, sizeof(where), "%s:%u", p->file, line);
+	else
+		snprintf(where, sizeof(where), "built-in");
+	if (json_object_object_add(vals, key, v) < 0) {
+		json_object_put(v);
+		return false;
+	}
+	return json_object_object_add(origin, key, json_object_new_string(where)) == 0;
+}
+
+/* The keys every policy has, core included. */
+static bool common_values(const struct np_policy *p, struct json_object *vals,
+			  struct json_object *origin)
+{
+	const struct custom *c = p->key_line ? (const struct custom *)p : NULL;
+	bool ok = true;
+
 	for (size_t i = 0; ok && i < np_policy_n_keys; i++) {
 		struct json_object *v;
 
-		ok = np_policy_key_value_json(p, &np_policy_keys[i], &v) == 0;
-		if (ok) {
-			json_object_object_add(vals, np_policy_keys[i].name, v);
-			json_object_object_add(origin, np_policy_keys[i].name,
-					       json_object_new_string(ORIGIN(p->key_line ? p->key_line[i] : 0)));
-		}
+		ok = np_policy_key_value_json(p, &np_policy_keys[i], &v) == 0 &&
+		     add_value(p, vals, origin, np_policy_keys[i].name, v,
+			       p->key_line ? p->key_line[i] : 0);
 	}
-	if (ok) {
-		const struct custom *c = p->key_line ? (const struct custom *)p : NULL;
+	return ok && add_value(p, vals, origin, "core",
+			       json_object_new_string(p->core ? p->core : ""), c ? c->core_line : 0);
+}
 
-		json_object_object_add(vals, "core", json_object_new_string(p->core ? p->core : ""));
-		json_object_object_add(origin, "core", json_object_new_string(ORIGIN(c ? c->core_line : 0)));
-		/* a mixed policy's flows and classes, only where its file sets them:
-		 * keys no other base takes */
-		if (c && p->n_flows) {
-			struct json_object *flows = json_object_new_array();
+/* coalesce.FIELD for the fields the policy sets. */
+static bool coal_values(const struct np_policy *p, struct json_object *vals,
+			struct json_object *origin)
+{
+	bool ok = true;
 
-			ok = flows != NULL;
-			for (size_t i = 0; ok && i < p->n_flows; i++)
-				ok = json_object_array_add(flows, json_object_new_string(p->flows[i])) == 0;
-			json_object_object_add(vals, "flow", flows);
-			json_object_object_add(origin, "flow", json_object_new_string(ORIGIN(c->flow_line)));
-		}
-		if (c && p->default_class) {
-			json_object_object_add(vals, "default-class", json_object_new_string(p->default_class));
-			json_object_object_add(origin, "default-class",
-					       json_object_new_string(ORIGIN(c->default_line)));
-		}
-		if (c && p->weights) {
-			json_object_object_add(vals, "weight", json_object_new_string(p->weights));
-			json_object_object_add(origin, "weight", json_object_new_string(ORIGIN(c->weight_line)));
-		}
-	}
 	for (size_t i = 0; ok && i < p->n_coal; i++) {
 		struct json_object *v;
 		char key[48];
 		int f = (int)p->coal[i].field;
 
 		snprintf(key, sizeof(key), "coalesce.%s", np_coal_field_name(f));
-		ok = np_policy_coal_json(f, p->coal[i].value, &v) == 0;
-		if (ok) {
-			json_object_object_add(vals, key, v);
-			json_object_object_add(origin, key, json_object_new_string(
-						       ORIGIN(p->coal_line ? p->coal_line[f] : 0)));
-		}
+		ok = np_policy_coal_json(f, p->coal[i].value, &v) == 0 &&
+		     add_value(p, vals, origin, key, v, p->coal_line ? p->coal_line[f] : 0);
 	}
-#undef ORIGIN
-	if (!ok) {
+	return ok;
+}
+
+/* A mixed policy's flows, default class and weights, only where its file
+ * sets them: keys no other base takes. */
+static bool mixed_values(const struct np_policy *p, struct json_object *vals,
+			 struct json_object *origin)
+{
+	const struct custom *c = p->key_line ? (const struct custom *)p : NULL;
+	bool ok = true;
+
+	if (!c)
+		return true;
+	if (p->n_flows) {
+		struct json_object *flows = json_object_new_array();
+
+		ok = flows != NULL;
+		for (size_t i = 0; ok && i < p->n_flows; i++)
+			ok = json_object_array_add(flows, json_object_new_string(p->flows[i])) == 0;
+		ok = ok ? add_value(p, vals, origin, "flow", flows, c->flow_line)
+			: (json_object_put(flows), false);
+	}
+	if (ok && p->default_class)
+		ok = add_value(p, vals, origin, "default-class",
+			       json_object_new_string(p->default_class), c->default_line);
+	if (ok && p->weights)
+		ok = add_value(p, vals, origin, "weight", json_object_new_string(p->weights),
+			       c->weight_line);
+	return ok;
+}
+
+/* "sets": each knob's reason, with what the file changed for it. */
+static struct json_object *reasons_json(const struct np_policy *p, struct json_object *vals)
+{
+	const struct { const char *knob, *why; } reasons[] = {
+		{ "channels", p->why_channels }, { "irq-affinity", p->why_irq },
+		{ "coalesce", p->why_coalesce }, { "rings", p->why_rings },
+		{ "rss", p->why_rss }, { "steering", p->why_steering },
+		{ "napi", p->why_napi },
+	};
+	struct json_object *why = json_object_new_object();
+
+	for (size_t i = 0; why && i < NP_ARRAY_SIZE(reasons); i++) {
+		char text[1024];
+
+		snprintf(text, sizeof(text), "%s", reasons[i].why);
+		adjusted_note(p, vals, reasons[i].knob, text, sizeof(text));
+		json_object_object_add(why, reasons[i].knob, json_object_new_string(text));
+	}
+	return why;
+}
+
+/* One policy as `policies --json` prints it: name, summary, base and file
+ * (null for a built-in), values (what a file can set), origin ("built-in"
+ * or FILE:LINE per value) and the reasons. */
+int np_policy_to_json(const struct np_policy *p, struct json_object **ret)
+{
+	struct json_object *o = json_object_new_object(), *vals = json_object_new_object();
+	struct json_object *origin = json_object_new_object(), *why = NULL;
+	bool ok = o && vals && origin;
+
+	ok = ok && common_values(p, vals, origin) && mixed_values(p, vals, origin) &&
+	     coal_values(p, vals, origin);
+	if (ok)
+		why = reasons_json(p, vals);
+	if (!ok || !why) {
 		json_object_put(o);
 		json_object_put(vals);
 		json_object_put(origin);
-		json_object_put(why);
 		return -ENOMEM;
 	}
 	json_object_object_add(o, "name", json_object_new_string(p->name));
@@ -128,22 +184,6 @@ int np_policy_to_json(const struct np_policy *p, struct json_object **ret)
 	json_object_object_add(o, "file", p->file ? json_object_new_string(p->file) : NULL);
 	json_object_object_add(o, "values", vals);
 	json_object_object_add(o, "origin", origin);
-	{
-		const struct { const char *knob, *why; } reasons[] = {
-			{ "channels", p->why_channels }, { "irq-affinity", p->why_irq },
-			{ "coalesce", p->why_coalesce }, { "rings", p->why_rings },
-			{ "rss", p->why_rss }, { "steering", p->why_steering },
-			{ "napi", p->why_napi },
-		};
-
-		for (size_t i = 0; i < NP_ARRAY_SIZE(reasons); i++) {
-			char text[1024];
-
-			snprintf(text, sizeof(text), "%s", reasons[i].why);
-			adjusted_note(p, vals, reasons[i].knob, text, sizeof(text));
-			json_object_object_add(why, reasons[i].knob, json_object_new_string(text));
-		}
-	}
 	json_object_object_add(o, "sets", why);
 	*ret = o;
 	return 0;
