@@ -276,34 +276,82 @@ static void plan_features(const struct np_state *st, struct np_plan *plan)
 	}
 }
 
-int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
-		   const struct np_state *st, const struct np_plan_base *base,
-		   struct np_plan *plan, struct np_error *err)
+/* The CPUs the plan may use (eligible) in the order queues take them:
+ * local to the NIC first, or all remote when no allowed CPU is local. */
+static int order_cpus(const struct np_plan_opts *opts, const struct np_state *st,
+		      struct np_plan *plan, struct np_cpumask *eligible, struct np_cpu_order *o,
+		      struct np_error *err)
 {
-	struct np_cpu_order o;
-	struct np_cpumask eligible, local;
-	unsigned nq = 0, want;
+	struct np_cpumask local;
 	int r;
 
-	r = eligible_cpus(opts, &st->topo, &eligible, err);
+	r = eligible_cpus(opts, &st->topo, eligible, err);
 	if (r < 0)
 		return r;
 	local = st->dev.local_cpus;
-	np_cpumask_and(&local, &local, &eligible);
+	np_cpumask_and(&local, &local, eligible);
 	if (np_cpumask_empty(&local)) {
 		/* A NIC on a node with no CPU we may use: everything is remote. */
 		if (!np_cpumask_empty(&st->dev.local_cpus))
 			np_plan_note(plan, "irq-affinity",
 				     "no allowed CPU is local to the NIC: using remote CPUs");
-		local = eligible;
+		local = *eligible;
 	}
-	r = np_cpu_order(&st->topo, &eligible, &local, &o);
+	r = np_cpu_order(&st->topo, eligible, &local, o);
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_PLAN, NULL, "out of memory");
-	if (!o.n) {
-		np_cpu_order_clear(&o);
+	if (!o->n) {
+		np_cpu_order_clear(o);
 		return np_err(err, -EINVAL, NP_PHASE_PLAN, NULL, "no usable CPU in the topology");
 	}
+	return 0;
+}
+
+/* Every knob after the channel count, for nq queues (want asked). */
+static int plan_knobs(const struct np_policy *p, const struct np_state *st,
+		      const struct np_plan_base *base, const struct np_cpu_order *o, unsigned nq,
+		      unsigned want, struct np_plan *plan)
+{
+	int r;
+
+	plan_features(st, plan);
+	if (plan->target->dev.rss.err || !plan->target->dev.rss.indir_size)
+		np_plan_note(plan, "rss", "%s %s: the driver's own spreading stays",
+			     plan->target->dev.rss.err ? np_unsupported(plan->target->dev.rss.err) :
+			     "no indirection table from", st->dev.driver);
+	else
+		np_plan_rss(st, nq, plan);
+	plan_rings(p, st, base, nq, plan);
+	np_plan_coalesce(p, st, plan);
+	np_plan_queue_coalesce(plan);
+	/* mixed: NAPI per class, once the classes are made (np_policy_plan) */
+	if (!plan->mixed) {
+		np_plan_napi(p, st, base, plan);
+		np_plan_napi_config(p, st, base, plan);
+	}
+	plan_irqs(st, o, nq, base, plan);
+	if (!plan->mixed)
+		np_plan_napi_threads(st, o, nq, plan);
+	r = np_plan_xps(st, o, nq, plan);
+	if (r < 0)
+		return r;
+	np_plan_rps(p, st, o, nq, want, plan);
+	np_plan_sysctls(p, st, base, plan);
+	return 0;
+}
+
+int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
+		   const struct np_state *st, const struct np_plan_base *base,
+		   struct np_plan *plan, struct np_error *err)
+{
+	struct np_cpu_order o;
+	struct np_cpumask eligible;
+	unsigned nq = 0, want;
+	int r;
+
+	r = order_cpus(opts, st, plan, &eligible, &o, err);
+	if (r < 0)
+		return r;
 	/* knobs this policy does not own first: the policy's values win */
 	np_plan_restore(p, st, base, plan);
 	/* the ntuple rules and RSS contexts netpolicy made go unless the
@@ -320,31 +368,10 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 			      "in driver %s (--strict: nothing applied; without it the channel "
 			      "count is kept)", want, st->dev.driver);
 	}
+	if (r >= 0)
+		r = plan_knobs(p, st, base, &o, nq, want, plan);
 	if (r < 0)
 		goto out;
-	plan_features(st, plan);
-	if (plan->target->dev.rss.err || !plan->target->dev.rss.indir_size)
-		np_plan_note(plan, "rss", "%s %s: the driver's own spreading stays",
-			     plan->target->dev.rss.err ? np_unsupported(plan->target->dev.rss.err) :
-			     "no indirection table from", st->dev.driver);
-	else
-		np_plan_rss(st, nq, plan);
-	plan_rings(p, st, base, nq, plan);
-	np_plan_coalesce(p, st, plan);
-	np_plan_queue_coalesce(plan);
-	/* mixed: NAPI per class, once the classes are made (below) */
-	if (!plan->mixed) {
-		np_plan_napi(p, st, base, plan);
-		np_plan_napi_config(p, st, base, plan);
-	}
-	plan_irqs(st, &o, nq, base, plan);
-	if (!plan->mixed)
-		np_plan_napi_threads(st, &o, nq, plan);
-	r = np_plan_xps(st, &o, nq, plan);
-	if (r < 0)
-		goto out;
-	np_plan_rps(p, st, &o, nq, want, plan);
-	np_plan_sysctls(p, st, base, plan);
 	/* the classes on top: their IRQs, XPS, RSS tables and rules */
 	if (plan->mixed) {
 		plan->mixed->opts.eligible = eligible;
