@@ -176,6 +176,56 @@ static struct json_object *parse_once(const char *text, size_t len, enum json_to
 	return obj;
 }
 
+/* The parsed tree has fewer members than the text: a key twice in one
+ * object, or (json-c before 0.17, which drops a member it cannot allocate
+ * without a word) memory ran out.  A text whose members all parse the
+ * second time had no key twice.  (Parsing is deterministic; an escaped
+ * spelling of a key twice fails both times.) */
+static int members_lost(const char *text, size_t len, size_t members, struct np_error *err)
+{
+	enum json_tokener_error jerr;
+	struct json_object *obj;
+	char name[64];
+	size_t end;
+	bool oom;
+
+	if (find_twice(text, len, name, sizeof(name)))
+		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
+			      "key \"%s\" appears twice in one object", name);
+	obj = parse_once(text, len, &jerr, &end, &oom);
+	if (oom || !obj || tree_members(obj, 0) == members) {
+		json_object_put(obj);
+		return np_err(err, -ENOMEM, NP_PHASE_INPUT, NULL, "out of memory");
+	}
+	json_object_put(obj);
+	return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "a key appears twice in one object");
+}
+
+/* json-c before 0.17 also ignores a failed append to its string buffer: a
+ * string that runs out of memory is cut short or empty, silently.  A second
+ * parse that agrees is the proof; later versions fail the parse instead. */
+static bool agrees_again(const char *text, size_t len, struct json_object *obj)
+{
+#if JSON_C_VERSION_NUM < ((0 << 16) | (17 << 8))
+	enum json_tokener_error jerr;
+	struct json_object *again;
+	size_t end;
+	bool oom, same;
+
+	if (alloc_never_fails)
+		return true;
+	again = parse_once(text, len, &jerr, &end, &oom);
+	same = again && json_object_equal(obj, again);
+	json_object_put(again);
+	return same;
+#else
+	(void)text;
+	(void)len;
+	(void)obj;
+	return true;
+#endif
+}
+
 int np_json_parse(const char *text, size_t len, struct json_object **ret, struct np_error *err)
 {
 	enum json_tokener_error jerr = json_tokener_success, jerr2;
@@ -222,40 +272,13 @@ int np_json_parse(const char *text, size_t len, struct json_object **ret, struct
 			      "not valid JSON (unexpected character at byte %zu)", end);
 	}
 	if (tree_members(obj, 0) != members) {
-		char name[64];
-
 		json_object_put(obj);
-		if (find_twice(text, len, name, sizeof(name)))
-			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
-				      "key \"%s\" appears twice in one object", name);
-		/* json-c before 0.17 drops a member it cannot allocate without
-		 * a word: a text whose members all parse the second time had
-		 * no key twice, and memory ran out.  (Parsing is deterministic;
-		 * an escaped spelling of a key twice fails both times.) */
-		obj = parse_once(text, len, &jerr2, &end2, &oom);
-		if (oom || !obj || tree_members(obj, 0) == members) {
-			json_object_put(obj);
-			return np_err(err, -ENOMEM, NP_PHASE_INPUT, NULL, "out of memory");
-		}
+		return members_lost(text, len, members, err);
+	}
+	if (!agrees_again(text, len, obj)) {
 		json_object_put(obj);
-		return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
-			      "a key appears twice in one object");
+		return np_err(err, -ENOMEM, NP_PHASE_INPUT, NULL, "out of memory");
 	}
-#if JSON_C_VERSION_NUM < ((0 << 16) | (17 << 8))
-	if (!alloc_never_fails) {
-		/* json-c before 0.17 also ignores a failed append to its string
-		 * buffer: a string that runs out of memory is cut short or
-		 * empty, silently.  A second parse that agrees is the proof. */
-		struct json_object *again = parse_once(text, len, &jerr2, &end2, &oom);
-		bool same = again && json_object_equal(obj, again);
-
-		json_object_put(again);
-		if (!same) {
-			json_object_put(obj);
-			return np_err(err, -ENOMEM, NP_PHASE_INPUT, NULL, "out of memory");
-		}
-	}
-#endif
 	*ret = obj;
 	return 0;
 }

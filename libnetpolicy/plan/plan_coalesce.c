@@ -114,12 +114,34 @@ static void frames_by_usecs(const struct np_policy *p, const struct np_driver *d
 	}
 }
 
+/* What the driver table keeps the plan from writing: the switches it
+ * leaves alone, the frame counts it derives from the delays (set by
+ * frames_by_usecs), and the fields its paired vectors refuse, predicted for
+ * the plan's channel count, since coalescing is written after it. */
+static void driver_limits(const struct np_driver *drv, const struct np_state *st,
+			  struct np_plan *plan, uint32_t *skip, uint32_t *paired)
+{
+	bool predicted = false;
+
+	*skip = drv->switches;
+	if (drv->frames_follow_usecs)
+		*skip |= NP_COAL_BIT(NP_COAL_RX_FRAMES) | NP_COAL_BIT(NP_COAL_TX_FRAMES);
+	if (drv->paired_refuses &&
+	    np_driver_paired_after(drv, &st->dev, &plan->target->dev.channels, &predicted))
+		*paired = drv->paired_refuses;
+	if (predicted && (*paired != 0) != np_driver_paired(&st->dev))
+		np_plan_note(plan, "coalesce", "planned for %s vectors after the channel "
+			     "change: %s pairs Rx and Tx above %u queues (%s)",
+			     *paired ? "paired" : "unpaired", st->dev.driver,
+			     plan->target->dev.channels.max_combined / 2, drv->pairs_above_half);
+}
+
 void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
 {
 	struct np_coalesce *c = &plan->target->dev.coalesce;
 	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
 	uint32_t settable = c->supported & ~c->fixed, skip = 0, paired = 0, missing = 0;
-	bool adaptive_rx = false, adaptive_tx = false, fixed = false, predicted = false;
+	bool adaptive_rx = false, adaptive_tx = false, fixed = false;
 	char list[160];
 
 	if (c->err) {
@@ -127,22 +149,8 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 			     "not supported by driver" : strerror(-c->err), st->dev.driver);
 		return;
 	}
-	if (drv) {
-		skip = drv->switches;
-		/* set from the delays below (frames_by_usecs) */
-		if (drv->frames_follow_usecs)
-			skip |= NP_COAL_BIT(NP_COAL_RX_FRAMES) | NP_COAL_BIT(NP_COAL_TX_FRAMES);
-		/* the plan's channel change may pair or unpair the vectors
-		 * the coalescing is written to (it is written after it) */
-		if (drv->paired_refuses &&
-		    np_driver_paired_after(drv, &st->dev, &plan->target->dev.channels, &predicted))
-			paired = drv->paired_refuses;
-		if (predicted && (paired != 0) != np_driver_paired(&st->dev))
-			np_plan_note(plan, "coalesce", "planned for %s vectors after the channel "
-				     "change: %s pairs Rx and Tx above %u queues (%s)",
-				     paired ? "paired" : "unpaired", st->dev.driver,
-				     plan->target->dev.channels.max_combined / 2, drv->pairs_above_half);
-	}
+	if (drv)
+		driver_limits(drv, st, plan, &skip, &paired);
 	if (p->adaptive) {
 		adaptive_rx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_RX);
 		adaptive_tx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_TX);
