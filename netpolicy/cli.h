@@ -39,6 +39,16 @@ int cli_exit_of_confirm(int r, const struct np_apply_result *res, const struct n
 /* try: a run of the workload that ended with status (its exit status,
  * 128+N for signal N, -1 when it timed out or gave no metric). */
 int cli_exit_of_workload(int status);
+/* plan over several devices: each device's exit code and whether it
+ * changed, added as they run; the run's code from all of them. */
+struct cli_run_tally {
+	int rc;			/* the highest device code */
+	bool failed;		/* a device left as it was or rolled back */
+	bool incomplete;	/* a device's rollback did not finish */
+	bool changed;		/* a device was changed (and kept so) */
+};
+void cli_tally_add(struct cli_run_tally *t, int rc, bool changed);
+int cli_exit_of_run(const struct cli_run_tally *t);
 
 /* The version of the JSON documents' contract (netpolicy-json(7)): raised
  * when a member changes meaning or type or goes away, not when one is added. */

@@ -79,15 +79,62 @@ static int validate_devices(struct cli *c, const struct np_config *cfg, const ch
 	return NP_EXIT_OK;
 }
 
+/* The configuration file, or (*cfg NULL, returned code) the default
+ * policy's plan when there is none at all: a fresh machine, not an error;
+ * a dry run shows that plan, an apply says what to write. */
+static int load_config(struct cli *c, const char *only, struct np_config **cfg,
+		       struct np_error *err)
+{
+	char buf[4096];
+	const char *path = cli_config_path(c, buf, sizeof(buf));
+
+	*cfg = NULL;
+	if (!c->config && access(path, F_OK) < 0 && errno == ENOENT)
+		return cli_plan_default(c, only, path);
+	if (np_config_load(c->ctx, path, cfg, err) < 0)
+		return cli_fail(c, err);
+	return NP_EXIT_OK;
+}
+
+/* Device i of the configuration, set to its policy (or planned). */
+static int plan_device(struct cli *c, const struct np_config *cfg, size_t i,
+		       struct np_error *err)
+{
+	NP_PLAN_OPTS(opts, .cpus = np_config_cpus(cfg, i));
+	const struct np_policy *policy;
+
+	c->device = np_config_ifname(cfg, i);
+	c->changed = false;
+	np_config_mixed_opts(cfg, i, &opts);
+	/* the configuration was validated: the name is known */
+	if (np_policy_find(c->ctx, np_config_policy(cfg, i), &policy, err) < 0)
+		return cli_fail(c, err);
+	return cli_set_device(c, policy, &opts);
+}
+
+/* --json: the run's document around the devices' entries. */
+static void print_run(struct cli *c, const struct np_config *cfg, struct json_object *devs,
+		      bool changed)
+{
+	struct json_object *doc = json_object_new_object();
+
+	cli_jadd(c, doc, "config", json_object_new_string(np_config_path(cfg)));
+	cli_jadd(c, doc, "dry_run", json_object_new_boolean(c->dry_run));
+	cli_jadd(c, doc, "devices", devs);
+	cli_jadd(c, doc, "changed", json_object_new_boolean(changed));
+	cli_print_json(c, doc);
+	json_object_put(doc);
+}
+
 int cmd_plan(struct cli *c)
 {
-	struct json_object *doc = NULL, *devs = NULL;
+	struct json_object *devs = NULL;
+	struct cli_run_tally tally = { 0 };
 	struct np_config *cfg = NULL;
 	const char *only = NULL;
 	CLI_ERROR(err);
-	bool changed = false, failed = false, incomplete = false;
 	size_t idx;
-	int rc = NP_EXIT_OK;
+	int rc;
 
 	if (c->argc > 1)
 		return cli_usage_error("plan: unexpected argument '%s'", c->argv[1]);
@@ -97,17 +144,9 @@ int cmd_plan(struct cli *c)
 		if (np_ifname_validate(only, err) < 0)
 			return cli_fail(c, err);
 	}
-	/* No configuration file at all is a fresh machine, not an error: a
-	 * dry run shows the default policy's plan, an apply says what to write. */
-	{
-		char buf[4096];
-		const char *path = cli_config_path(c, buf, sizeof(buf));
-
-		if (!c->config && access(path, F_OK) < 0 && errno == ENOENT)
-			return cli_plan_default(c, only, path);
-		if (np_config_load(c->ctx, path, &cfg, err) < 0)
-			return cli_fail(c, err);
-	}
+	rc = load_config(c, only, &cfg, err);
+	if (!cfg)
+		return rc;
 	/* udev starts the unit for every new device: one that is not
 	 * configured is not an error, but a typed name deserves a word. */
 	if (only && np_config_find(cfg, only, &idx) < 0 && !c->quiet)
@@ -125,10 +164,8 @@ int cmd_plan(struct cli *c)
 		c->json_out = devs;
 	}
 	for (size_t i = 0; i < np_config_n_devices(cfg); i++) {
-		const char *name = np_config_policy(cfg, i);
-		NP_PLAN_OPTS(opts, .cpus = np_config_cpus(cfg, i));
-		const struct np_policy *policy;
 		size_t before = devs ? json_object_array_length(devs) : 0;
+		bool entry_changed;
 		int r;
 
 		if (only && strcmp(only, np_config_ifname(cfg, i)))
@@ -136,45 +173,14 @@ int cmd_plan(struct cli *c)
 		/* a signal stops the run at hand (rolled back): no device after it */
 		if (cli_signal_received())
 			break;
-		c->device = np_config_ifname(cfg, i);
-		c->changed = false;
-		np_config_mixed_opts(cfg, i, &opts);
-		/* the configuration was validated: the name is known */
-		if (np_policy_find(c->ctx, name, &policy, err) < 0)
-			r = cli_fail(c, err);
-		else
-			r = cli_set_device(c, policy, &opts);
-		if (devs && finish_entry(c, devs, before, name, r))
-			changed = true;
-		/* a device left as it was or rolled back, the others done */
-		if (r == NP_EXIT_ERROR || r == NP_EXIT_USAGE || r == NP_EXIT_ROLLED_BACK ||
-		    r == NP_EXIT_BUSY || r == NP_EXIT_STATE)
-			failed = true;
-		if (r == NP_EXIT_ROLLBACK_FAILED)
-			incomplete = true;
-		if (c->changed)
-			changed = true;
-		if (r > rc)
-			rc = r;
+		r = plan_device(c, cfg, i, err);
+		entry_changed = devs && finish_entry(c, devs, before, np_config_policy(cfg, i), r);
+		cli_tally_add(&tally, r, c->changed || entry_changed);
 	}
-	/* Exit 1 says nothing was changed, 3 that the device is as it was: not
-	 * true of a run that changed other devices.  Exit 4 (a rollback left a
-	 * device half-changed) outranks it. */
-	if (incomplete && rc == NP_EXIT_STATE)
-		rc = NP_EXIT_ROLLBACK_FAILED;	/* 9 is "nothing changed" there */
-	else if (failed && changed && rc != NP_EXIT_ROLLBACK_FAILED)
-		rc = NP_EXIT_PARTIAL;
 	c->device = NULL;
 	c->json_out = NULL;
-	if (devs) {
-		doc = json_object_new_object();
-		cli_jadd(c, doc, "config", json_object_new_string(np_config_path(cfg)));
-		cli_jadd(c, doc, "dry_run", json_object_new_boolean(c->dry_run));
-		cli_jadd(c, doc, "devices", devs);
-		cli_jadd(c, doc, "changed", json_object_new_boolean(changed));
-		cli_print_json(c, doc);
-		json_object_put(doc);
-	}
+	if (devs)
+		print_run(c, cfg, devs, tally.changed);
 	np_config_free(cfg);
-	return rc;
+	return cli_exit_of_run(&tally);
 }

@@ -62,3 +62,29 @@ int cli_exit_of_workload(int status)
 	 * back at its baseline either way */
 	return status == 0 ? NP_EXIT_OK : NP_EXIT_COMMAND;
 }
+
+void cli_tally_add(struct cli_run_tally *t, int rc, bool changed)
+{
+	if (rc == NP_EXIT_ERROR || rc == NP_EXIT_USAGE || rc == NP_EXIT_ROLLED_BACK ||
+	    rc == NP_EXIT_BUSY || rc == NP_EXIT_STATE)
+		t->failed = true;
+	if (rc == NP_EXIT_ROLLBACK_FAILED)
+		t->incomplete = true;
+	if (changed)
+		t->changed = true;
+	if (rc > t->rc)
+		t->rc = rc;
+}
+
+int cli_exit_of_run(const struct cli_run_tally *t)
+{
+	/* Exit 1 says nothing was changed, 3 that the device is as it was: not
+	 * true of a run that changed other devices.  Exit 4 (a rollback left a
+	 * device half-changed) outranks it, and 9 ("nothing changed" there)
+	 * gives way to it. */
+	if (t->incomplete && t->rc == NP_EXIT_STATE)
+		return NP_EXIT_ROLLBACK_FAILED;
+	if (t->failed && t->changed && t->rc != NP_EXIT_ROLLBACK_FAILED)
+		return NP_EXIT_PARTIAL;
+	return t->rc;
+}

@@ -4,7 +4,7 @@
  * outcome of an apply, reset, recovery or confirm gets the code
  * netpolicy(8) EXIT STATUS gives it, every code the classifiers return is
  * in that table, and every code in the table is either one of theirs or
- * one decided by a command of its own (5 by check, 8 by plan, 10 by try).
+ * one decided by a command of its own (5 by check, 10 by try).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -106,6 +106,36 @@ int main(void)
 	expect(cli_exit_of_confirm(-EIO, res, error_of(&e, -EIO, NP_PHASE_ROLLBACK)), 4,
 	       "too late, and the revert incomplete: 4");
 
+	/* plan over several devices */
+	{
+		struct cli_run_tally t = { 0 };
+
+		cli_tally_add(&t, NP_EXIT_OK, true);
+		cli_tally_add(&t, NP_EXIT_OK, false);
+		expect(cli_exit_of_run(&t), 0, "plan: every device done: 0");
+		t = (struct cli_run_tally){ 0 };
+		cli_tally_add(&t, NP_EXIT_ERROR, false);
+		cli_tally_add(&t, NP_EXIT_OK, false);
+		expect(cli_exit_of_run(&t), 1, "plan: one failed, none changed: 1");
+		cli_tally_add(&t, NP_EXIT_OK, true);
+		expect(cli_exit_of_run(&t), 8, "plan: one failed, another changed: 8");
+		t = (struct cli_run_tally){ 0 };
+		cli_tally_add(&t, NP_EXIT_ROLLED_BACK, false);
+		cli_tally_add(&t, NP_EXIT_OK, true);
+		expect(cli_exit_of_run(&t), 8, "plan: one rolled back, another changed: 8");
+		t = (struct cli_run_tally){ 0 };
+		cli_tally_add(&t, NP_EXIT_ROLLBACK_FAILED, false);
+		cli_tally_add(&t, NP_EXIT_OK, true);
+		expect(cli_exit_of_run(&t), 4, "plan: a rollback incomplete outranks partial: 4");
+		t = (struct cli_run_tally){ 0 };
+		cli_tally_add(&t, NP_EXIT_ROLLBACK_FAILED, false);
+		cli_tally_add(&t, NP_EXIT_STATE, false);
+		expect(cli_exit_of_run(&t), 4, "plan: 9 (nothing changed there) gives way to 4");
+		t = (struct cli_run_tally){ 0 };
+		cli_tally_add(&t, NP_EXIT_UNRECORDED, true);
+		expect(cli_exit_of_run(&t), 6, "plan: changed but not recorded: 6");
+	}
+
 	/* try's workload */
 	expect(cli_exit_of_workload(0), 0, "the workload ran: 0");
 	expect(cli_exit_of_workload(1), 10, "the workload failed: 10");
@@ -116,10 +146,9 @@ int main(void)
 		n_doc += documented[i];
 		if (returned[i])
 			ok(documented[i], "exit %u is in netpolicy(8)", i);
-		/* check (5), plan (8) and try (10) decide theirs from what
-		 * they found */
-		else if (documented[i] && i != NP_EXIT_DRIFT && i != NP_EXIT_PARTIAL &&
-			 i != NP_EXIT_COMMAND)
+		/* check (5) and try (10) decide theirs from what they
+		 * found */
+		else if (documented[i] && i != NP_EXIT_DRIFT && i != NP_EXIT_COMMAND)
 			ok(false, "exit %u of netpolicy(8) is decided by no classifier", i);
 	}
 	ok(n_doc >= 10, "netpolicy(8) lists %u exit codes", n_doc);
