@@ -302,6 +302,77 @@ out:
 	return rc;
 }
 
+/* The devices whose quiet time is over, checked again; *next is the
+ * earliest time still to come (-1: none).  Returns true to stop watching,
+ * with *rc the exit code. */
+static bool run_due(struct cli *c, struct tracks *tracks, struct due **due, size_t *n_due,
+		    long long *next, int *rc)
+{
+	long long now = now_ms();
+
+	*next = -1;
+	for (size_t i = 0; i < *n_due;) {
+		struct due d;
+		int r;
+
+		if ((*due)[i].at > now) {
+			if (*next < 0 || (*due)[i].at < *next)
+				*next = (*due)[i].at;
+			i++;
+			continue;
+		}
+		d = (*due)[i];
+		(*due)[i] = (*due)[--*n_due];
+		r = recheck(c, tracks, &d);
+		/* another netpolicy is changing the device (an admin's set,
+		 * which may record a new policy): look again after it */
+		if (r == NP_EXIT_BUSY && schedule(due, n_due, tracks, d.ifname, d.what) < 0) {
+			*rc = cli_out_of_memory();
+			return true;
+		}
+		/* one device's failure (rolled back) is reported and the others
+		 * are still watched; a rollback that could not complete is the
+		 * one thing to stop for */
+		if (r == NP_EXIT_ROLLBACK_FAILED || cli_signal_received()) {
+			*rc = r;
+			return true;
+		}
+		fflush(stdout);
+	}
+	return false;
+}
+
+/* The monitor's events, each watched device's scheduled after its quiet
+ * time (every device after an overrun).  True to stop, with *rc. */
+static bool read_events(struct cli *c, struct np_monitor *mon, struct tracks *tracks,
+			struct due **due, size_t *n_due, int *rc)
+{
+	CLI_ERROR(err);
+	int r;
+
+	np_error_clear(err);
+	while ((r = np_monitor_next(mon, err)) > 0) {
+		const char *name = np_monitor_ifname(mon);
+
+		if (!strcmp(np_monitor_what(mon), "overrun")) {
+			*rc = schedule_all(c, due, n_due, tracks);
+			if (*rc != NP_EXIT_OK)
+				return true;
+			continue;
+		}
+		if (watched(c, name) && schedule(due, n_due, tracks, name, np_monitor_what(mon)) < 0) {
+			*rc = cli_out_of_memory();
+			return true;
+		}
+	}
+	if (r < 0) {
+		fprintf(stderr, "netpolicy: watch: %s\n", np_error_message(err));
+		*rc = NP_EXIT_ERROR;
+		return true;
+	}
+	return false;
+}
+
 int cmd_watch(struct cli *c)
 {
 	struct np_monitor *mon = NULL;
@@ -309,7 +380,7 @@ int cmd_watch(struct cli *c)
 	struct due *due = NULL;
 	size_t n_due = 0;
 	CLI_ERROR(err);
-	int rc = NP_EXIT_OK, r;
+	int rc = NP_EXIT_OK;
 
 	for (int i = 0; i < c->argc; i++)
 		if (np_ifname_validate(c->argv[i], err) < 0)
@@ -327,68 +398,23 @@ int cmd_watch(struct cli *c)
 		fprintf(stderr, "netpolicy: watching %s for changes\n",
 			c->argc ? "the devices named" : "every device with a policy");
 	while (!cli_signal_received()) {
-		long long next = -1, now = now_ms();
 		struct pollfd pfd = { .fd = np_monitor_fd(mon), .events = POLLIN };
+		long long next, wait;
 
-		/* the devices whose quiet time is over */
-		for (size_t i = 0; i < n_due;) {
-			if (due[i].at > now) {
-				if (next < 0 || due[i].at < next)
-					next = due[i].at;
-				i++;
-				continue;
-			}
-			struct due d = due[i];
-
-			due[i] = due[--n_due];
-			r = recheck(c, &tracks, &d);
-			/* another netpolicy is changing the device (an admin's set,
-			 * which may record a new policy): look again after it */
-			if (r == NP_EXIT_BUSY && schedule(&due, &n_due, &tracks, d.ifname, d.what) < 0) {
-				rc = cli_out_of_memory();
-				goto out;
-			}
-			/* one device's failure (rolled back) is reported and
-			 * the others are still watched; a rollback that could
-			 * not complete is the one thing to stop for */
-			if (r == NP_EXIT_ROLLBACK_FAILED || cli_signal_received()) {
-				rc = r;
-				goto out;
-			}
-			fflush(stdout);
-		}
-		if (poll(&pfd, 1, next < 0 ? -1 : (int)(next - now)) < 0) {
+		if (run_due(c, &tracks, &due, &n_due, &next, &rc))
+			break;
+		/* the checks took time: the next one may be due already */
+		wait = next < 0 ? -1 : next - now_ms();
+		if (poll(&pfd, 1, next < 0 ? -1 : wait < 0 ? 0 : (int)wait) < 0) {
 			if (errno == EINTR)
 				continue;
 			fprintf(stderr, "netpolicy: watch: poll: %s\n", strerror(errno));
 			rc = NP_EXIT_ERROR;
 			break;
 		}
-		if (!(pfd.revents & POLLIN))
-			continue;
-		np_error_clear(err);
-		while ((r = np_monitor_next(mon, err)) > 0) {
-			const char *name = np_monitor_ifname(mon);
-
-			if (!strcmp(np_monitor_what(mon), "overrun")) {
-				rc = schedule_all(c, &due, &n_due, &tracks);
-				if (rc != NP_EXIT_OK)
-					goto out;
-				continue;
-			}
-			if (watched(c, name) &&
-			    schedule(&due, &n_due, &tracks, name, np_monitor_what(mon)) < 0) {
-				rc = cli_out_of_memory();
-				goto out;
-			}
-		}
-		if (r < 0) {
-			fprintf(stderr, "netpolicy: watch: %s\n", np_error_message(err));
-			rc = NP_EXIT_ERROR;
+		if ((pfd.revents & POLLIN) && read_events(c, mon, &tracks, &due, &n_due, &rc))
 			break;
-		}
 	}
-out:
 	free(due);
 	free(tracks.v);
 	np_monitor_free(mon);
