@@ -59,6 +59,39 @@ objects() {
 	[ "$status" -eq 0 ]
 }
 
+FUNCLEN="$NP_SRCDIR/tests/arch/funclen.py"
+
+@test "the length checker finds a long function and a long test file without a reason" {
+	{
+		printf 'static int long_one(int a,\n\t\t    int b)\n{\n'
+		for i in $(seq 1 80); do printf '\ta += %d;\n' "$i"; done
+		printf '\treturn a + b;\n}\n\nint short_one(void)\n{\n\treturn 0;\n}\n'
+		printf 'int declared(void);\n'
+	} >"$NP_TMP/f.c"
+	run python3 "$FUNCLEN" functions 80 "$NP_TMP/f.c"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$NP_TMP/f.c:1: long_one is 85 lines (over 80)"* ]]
+	[[ "$output" == *"2 functions, 1 over 80 lines"* ]]
+	run python3 "$FUNCLEN" functions 85 "$NP_TMP/f.c"
+	[ "$status" -eq 0 ]
+	seq 1 601 >"$NP_TMP/t.bats"
+	run python3 "$FUNCLEN" files 600 "$NP_TMP/t.bats"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"t.bats: 601 lines (over 600) and no reason at its top"* ]]
+	{ echo "# Over 600 lines on purpose: a reason"; seq 1 600; } >"$NP_TMP/t.bats"
+	run python3 "$FUNCLEN" files 600 "$NP_TMP/t.bats"
+	[ "$status" -eq 0 ]
+}
+
+@test "no test file is over 600 lines without saying why at its top" {
+	mapfile -t files < <(find "$NP_SRCDIR/tests" -type f \( -name '*.c' -o -name '*.h' -o \
+		-name '*.bats' -o -name '*.py' -o -name '*.bash' -o -name '*.sh' \) ! -path '*/corpus/*' | sort)
+	[ "${#files[@]}" -gt 100 ]
+	run python3 "$FUNCLEN" files 600 "${files[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 KERNELDOC="$NP_SRCDIR/tests/arch/kerneldoc.py"
 HEADER="$NP_SRCDIR/include/netpolicy/netpolicy.h"
 
