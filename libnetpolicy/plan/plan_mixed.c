@@ -344,21 +344,11 @@ static int held_together(const struct np_state *st, const struct np_steer *s,
 	return 0;
 }
 
-static int plan_steering(const struct np_state *st, const struct np_mixed_opts *o,
-			 struct np_mixed *m, struct np_plan *plan, struct np_error *err)
+/* One RSS context per class other than the default one, lowest free ids. */
+static int class_contexts(const struct np_state *st, struct np_steer *s, struct np_mixed *m,
+			  uint32_t indir_size, struct np_error *err)
 {
-	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
-	struct np_dev *t = &plan->target->dev;
-	struct np_steer *s = &t->steer;
-	bool contexts = !s->ctx_err && s->ctx_max > 1 && t->rss.indir_size;
-	unsigned n_foreign, rr[NP_CLASS__COUNT] = { 0 };
-	bool noted_queue = false;
-	int r;
-
-	drop_owned(s, o);
-	n_foreign = s->n_rules;
-	/* one context per class other than the default one, lowest free ids */
-	for (int c = 0; c < NP_CLASS__COUNT && contexts; c++) {
+	for (int c = 0; c < NP_CLASS__COUNT; c++) {
 		struct np_mixed_class *k = &m->cls[c];
 		uint32_t id = 1;
 
@@ -370,10 +360,63 @@ static int plan_steering(const struct np_state *st, const struct np_mixed_opts *
 			return np_err(err, -ENOSPC, NP_PHASE_PLAN, "rss-context",
 				      "no free RSS context for class %s (driver %s: ids below %u)",
 				      np_class_name((enum np_class)c), st->dev.driver, s->ctx_max);
-		if (steer_add_ctx(s, id, k, t->rss.indir_size) < 0)
+		if (steer_add_ctx(s, id, k, indir_size) < 0)
 			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 		k->ctx = id;
 	}
+	return 0;
+}
+
+/* A class's rule into the table: what the driver takes (its flow types,
+ * fields, masks, one input set per type), a free location, no conflict
+ * with a rule already there, and the class's own count. */
+static int place_rule(const struct np_state *st, struct np_plan *plan, unsigned n_foreign,
+		      enum np_class cls, struct np_mixed_class *k, struct np_rule *rule,
+		      const char *text, struct np_error *err)
+{
+	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
+	struct np_steer *s = &plan->target->dev.steer;
+	char why[200];
+	int r;
+
+	r = np_driver_rule_check(drv, &rule->fs, why, sizeof(why));
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_PLAN, "ntuple", "flow %s: %s", text, why);
+	r = held_together(st, s, n_foreign, rule, text, err);
+	if (r < 0)
+		return r;
+	if (s->special)
+		rule->fs.location = RX_CLS_LOC_ANY;
+	else if (free_location(s, &rule->fs.location) < 0)
+		return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple",
+			      "flow %s: the %u-rule ntuple table is full", text, s->size);
+	r = conflicts(plan, st, s, n_foreign, rule, text, err);
+	if (r < 0)
+		return r;
+	if (k->n_rules >= NP_MIXED_OWNED_MAX)
+		return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple", "class %s: more than %d rules",
+			      np_class_name(cls), NP_MIXED_OWNED_MAX);
+	if (steer_add_rule(s, rule) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
+	k->rule[k->n_rules++] = rule->fs.location;
+	return 0;
+}
+
+static int plan_steering(const struct np_state *st, const struct np_mixed_opts *o,
+			 struct np_mixed *m, struct np_plan *plan, struct np_error *err)
+{
+	struct np_dev *t = &plan->target->dev;
+	struct np_steer *s = &t->steer;
+	bool contexts = !s->ctx_err && s->ctx_max > 1 && t->rss.indir_size;
+	unsigned n_foreign, rr[NP_CLASS__COUNT] = { 0 };
+	bool noted_queue = false;
+	int r;
+
+	drop_owned(s, o);
+	n_foreign = s->n_rules;
+	r = contexts ? class_contexts(st, s, m, t->rss.indir_size, err) : 0;
+	if (r < 0)
+		return r;
 	if (!contexts)
 		np_plan_note(plan, "rss-context", "driver %s has no RSS contexts: each ntuple rule "
 			     "steers to one queue of its class (round robin), without spreading",
@@ -389,7 +432,7 @@ static int plan_steering(const struct np_state *st, const struct np_mixed_opts *
 		}
 		for (unsigned i = 0; i < fl->n_rules; i++) {
 			struct np_rule rule = { .fs = fl->rule[i] };
-			char why[200], text[NP_FLOW_TEXT_MAX];
+			char text[NP_FLOW_TEXT_MAX];
 
 			if (np_flow_rule_format(&rule.fs, text, sizeof(text)) < 0)
 				snprintf(text, sizeof(text), "#%u", f + 1);
@@ -404,27 +447,9 @@ static int plan_steering(const struct np_state *st, const struct np_mixed_opts *
 						     "flows of one rule do not spread over the class");
 				noted_queue = true;
 			}
-			r = np_driver_rule_check(drv, &rule.fs, why, sizeof(why));
-			if (r < 0)
-				return np_err(err, r, NP_PHASE_PLAN, "ntuple", "flow %s: %s", text, why);
-			r = held_together(st, s, n_foreign, &rule, text, err);
+			r = place_rule(st, plan, n_foreign, fl->cls, k, &rule, text, err);
 			if (r < 0)
 				return r;
-			if (s->special)
-				rule.fs.location = RX_CLS_LOC_ANY;
-			else if (free_location(s, &rule.fs.location) < 0)
-				return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple",
-					      "flow %s: the %u-rule ntuple table is full", text, s->size);
-			r = conflicts(plan, st, s, n_foreign, &rule, text, err);
-			if (r < 0)
-				return r;
-			if (k->n_rules >= NP_MIXED_OWNED_MAX)
-				return np_err(err, -ENOSPC, NP_PHASE_PLAN, "ntuple", "class %s: more "
-					      "than %d rules", np_class_name(fl->cls),
-					      NP_MIXED_OWNED_MAX);
-			if (steer_add_rule(s, &rule) < 0)
-				return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
-			k->rule[k->n_rules++] = rule.fs.location;
 		}
 	}
 	return 0;
