@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "try.h"
+#include "try_run.h"
 
 /* a workload asked to stop gets this long before SIGKILL */
 #define TRY_GRACE_S 5.0

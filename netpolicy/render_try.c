@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "try.h"
+#include "try_run.h"
 
 #define TRY_ALPHA 0.05
 

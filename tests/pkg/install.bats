@@ -65,6 +65,20 @@ C
 	[ ! -e "$inc/include" ]
 }
 
+@test "every installed header compiles on its own, in C and C++, and the umbrella includes them all" {
+	inc=$PKG_DEST$(mkvar includedir)
+	n=0
+	for h in "$inc"/netpolicy/*.h; do
+		echo "#include <netpolicy/${h##*/}>" >"$NP_TMP/one.c"
+		cc -fsyntax-only -Wall -Wextra -Werror -I"$inc" "$NP_TMP/one.c"
+		c++ -fsyntax-only -Wall -Werror -I"$inc" -x c++ "$NP_TMP/one.c"
+		n=$((n + 1))
+		case ${h##*/} in netpolicy.h | version.h) continue ;; esac
+		grep -qx "#include <netpolicy/${h##*/}>" "$inc/netpolicy/netpolicy.h"
+	done
+	[ "$n" -ge 10 ]
+}
+
 @test "pkg-config --cflags --libs builds and links a consumer of the static library" {
 	consumer
 	run cc -o "$NP_TMP/consumer" "$NP_TMP/consumer.c" $(pc --cflags --libs)
@@ -110,7 +124,7 @@ C
 @test "only the public API is global in the installed archive" {
 	lib=$PKG_DEST$(mkvar libdir)/libnetpolicy.a
 	nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort >"$NP_TMP/global"
-	grep -o 'NP_EXPORT [^(]*np_[a-z0-9_]*(' "$NP_SRCDIR/include/netpolicy/netpolicy.h" |
+	cat "$NP_SRCDIR"/include/netpolicy/*.h | grep -o 'NP_EXPORT [^(]*np_[a-z0-9_]*(' |
 		grep -o 'np_[a-z0-9_]*($' | tr -d '(' | sort -u >"$NP_TMP/api"
 	[ -s "$NP_TMP/api" ]
 	diff -u "$NP_TMP/api" "$NP_TMP/global"
