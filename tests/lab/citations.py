@@ -17,6 +17,9 @@ usage: citations.py lint TABLE DRIVERS_C     rows well formed, every driver
        citations.py files TABLE VERSION      the files to check in VERSION
        citations.py check TABLE VERSION SRC  check against the tree SRC
        citations.py man TABLE                the man page's table (roff)
+       citations.py man-update TABLE MAN     write it into MAN between its
+                                             BEGIN and END lines; exit 1
+                                             when that changed MAN
 
 check prints one line per failing citation and exits 1 when there is one.
 """
@@ -41,8 +44,9 @@ def load(path):
                 continue
             cols = line.split('\t')
             where = '%s:%d' % (path, n)
-            if len(cols) == 6:
-                cols.append('')
+            # until and quote may be left off
+            if 5 <= len(cols) < len(FIELDS):
+                cols += [''] * (len(FIELDS) - len(cols))
             if len(cols) != len(FIELDS):
                 errors.append('%s: %d fields, not %d' % (where, len(cols), len(FIELDS)))
                 continue
@@ -72,7 +76,8 @@ def applies(row, version):
 
 
 def squeeze(s):
-    return ' '.join(s.split())
+    # a macro's continuation lines read as one line
+    return ' '.join(s.replace('\\\n', ' ').split())
 
 
 def strip_comments(text):
@@ -150,22 +155,45 @@ def check(rows, version, src):
 
 
 def roff(s):
-    return s.replace('\\', '\\e').replace('-', '\\-')
+    return s.replace('\\', '\\e').replace('-', '\\-').replace("'", "\\(aq")
+
+
+BEGIN = '.\\" BEGIN citations.tsv (tests/lab/citations.py man-update writes this part)'
+END = '.\\" END citations.tsv'
 
 
 def man(rows):
-    """One .TP per driver, an indented paragraph per fact with its source."""
+    """A subsection per driver, an item per fact with its source."""
     out, last = [], None
     for r in rows:
         if r['driver'] != last:
-            out += ['.TP', '.B %s' % roff(r['driver'])]
+            out.append('.SS %s' % roff(r['driver']))
             last = r['driver']
-        else:
-            out.append('.br')
-        since = r['since'] + (' to ' + r['until'] if r['until'] else '')
-        out.append('%s \\(em %s, \\fB%s\\fP() (%s)' %
-                   (roff(r['fact']), roff(r['file']), roff(r['function']), roff(since)))
+        fn = r['function']
+        # a macro or an ops object defines a value, it is not called
+        fn = '\\fB\\%%%s\\fP' % roff(fn) + ('' if fn.isupper() or fn.endswith('_ops') else '()')
+        since = r['since'].replace('<=', '\\(<=') + (', until ' + r['until'] if r['until'] else '')
+        # \\% : a path is not hyphenated
+        out += ['.IP \\(bu 2', roff(r['fact']), '.br',
+                '\\fI\\%%%s\\fP, %s (%s)' % (roff(r['file']), fn, since)]
     return '\n'.join(out) + '\n'
+
+
+def man_update(rows, path):
+    """The man page with its generated part replaced: 0 unchanged, 1
+    rewritten."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    head, sep, rest = text.partition(BEGIN + '\n')
+    _, sep2, tail = rest.partition(END + '\n')
+    if not sep or not sep2:
+        raise SystemExit('%s: no %s ... %s' % (path, BEGIN, END))
+    new = head + BEGIN + '\n' + man(rows) + END + '\n' + tail
+    if new == text:
+        return 0
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(new)
+    return 1
 
 
 def lint(rows, drivers_c):
@@ -196,7 +224,7 @@ def lint(rows, drivers_c):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ('lint', 'files', 'check', 'man'):
+    if len(argv) < 3 or argv[1] not in ('lint', 'files', 'check', 'man', 'man-update'):
         sys.stderr.write(__doc__)
         return 2
     rows, errors = load(argv[2])
@@ -218,6 +246,8 @@ def main(argv):
         bad = check(rows, argv[3], argv[4])
         print('%s: %d of %d citations check' % (argv[3], n - bad, n))
         return 1 if bad else 0
+    if cmd == 'man-update':
+        return man_update(rows, argv[3])
     sys.stdout.write(man(rows))
     return 0
 
