@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The driver table (np_drivers.h).  Every fact cites the driver file and
- * function it was read from (mainline, checked against what Debian's 6.1
- * has where the lab can run the driver).  Only facts read in the source
- * are here; a driver's other behaviour is the generic one.
+ * function it was read from; the citations are data, drivers/citations.tsv
+ * (file, function, since, and the code fragment the fact rests on), which
+ * tests/lab/citations.bats checks against Debian's linux-source-6.1 and
+ * -6.12 and man/netpolicy-drivers.7 shows.  The comments below say how the
+ * facts become table values.  Only facts read in the source are here; a
+ * driver's other behaviour is the generic one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,8 +50,8 @@ static const struct np_coal_special ixgbe_specials[] = {
  * coalescing with it.  igb_main.c igb_request_msix(): "<ifname>-TxRx-<n>"
  * (paired) or "<ifname>-rx-<n>"/"-tx-<n>"; igb_set_channels() ->
  * igb_reinit_queues() rebuilds the interrupt scheme (IRQs re-requested).
- * igb_main.c igb_set_flag_queue_pairs(), run again by igb_reinit_queues():
- * IGB_FLAG_QUEUE_PAIRS set when rss_queues > max_rss_queues / 2 and cleared
+ * igb_main.c igb_set_flag_queue_pairs(), which igb_set_channels() calls
+ * with igb_max_channels() before igb_reinit_queues(): IGB_FLAG_QUEUE_PAIRS set when rss_queues > max_rss_queues / 2 and cleared
  * otherwise (82576, 82580, i350, i354, i210; max_combined is max_rss_queues,
  * 8 on an 82576).  82575 and i211 never pair, and the rule then predicts
  * wrongly above half; the engine plans again from the device after the
@@ -80,7 +83,7 @@ static const struct np_coal_special igb_specials[] = {
 
 /* --- r8169: drivers/net/ethernet/realtek/r8169_main.c ----------------------
  * rtl_set_coalesce(): rx- or tx-frames above RTL_COALESCE_FRAME_MAX
- * (RTL_COALESCE_MASK << 2 = 60): -ERANGE; after a count of 1 is taken as
+ * (RTL_COALESCE_T_MAX * 4 = 60): -ERANGE; after a count of 1 is taken as
  * none, a count without a time limit in its direction: -EINVAL ("HW
  * requires time limit to be set if frame limit is set"); usecs above what
  * rtl_coalesce_choose_scale() finds for the link speed: -ERANGE (speed
@@ -151,7 +154,7 @@ static const struct np_coal_range i40e_ranges[] = {
 /* --- ice: drivers/net/ethernet/intel/ice/ice_ethtool.c ---------------------
  * ice_set_rc_coalesce(): usecs above ICE_ITR_MAX (8160): -EINVAL; usecs
  * changed while adaptive-rx/tx stays on: -EINVAL; rx-usecs-high above
- * ICE_MAX_INTRL (236): -EINVAL.  ice_lib.c ice_vsi_req_irq_msix():
+ * ICE_MAX_INTRL (236): -EINVAL.  ice_main.c ice_vsi_req_irq_msix():
  * "ice-<ifname>-TxRx-<n>". */
 static const struct np_coal_range ice_ranges[] = {
 	{ NP_COAL_RX_USECS, 0, 8160, -EINVAL },
@@ -165,7 +168,8 @@ static const struct np_coal_range ice_ranges[] = {
  * (MLX5_MAX_CQ_COUNT, 65535): -ERANGE; a device without cq_moderation:
  * -EOPNOTSUPP.  IRQs "mlx5_comp<n>@pci:<BDF>" belong to the completion EQs
  * made at probe (pci_irq.c), so a channel change keeps them; en_main.c
- * mlx5e_open_channels() sets the default XPS again. */
+ * mlx5e_num_channels_changed() (6.1; mlx5e_update_tc_and_tx_queues() in
+ * 6.12) sets the default XPS again. */
 static const struct np_coal_range mlx5_ranges[] = {
 	{ NP_COAL_RX_USECS, 0, 4095, -ERANGE },
 	{ NP_COAL_TX_USECS, 0, 4095, -ERANGE },
@@ -179,7 +183,8 @@ static const struct np_coal_range mlx5_ranges[] = {
  * VIRTIO_NET_F_NOTF_COAL (backend/quirks.c reads the feature bits).
  * virtnet_set_channels() -> virtnet_set_affinity(): IRQ affinity hints and
  * XPS set again for the new queue count.  IRQs "virtio<N>-input.<q>" and
- * "virtio<N>-output.<q>" (vp_find_vqs_msix()). */
+ * "virtio<N>-output.<q>" (vp_find_vqs_msix(); vp_find_one_vq_msix() in
+ * 6.12). */
 
 static const struct np_coal_range gve_ranges[] = {
 	{ NP_COAL_RX_USECS, 0, 8190, -EINVAL },
@@ -199,16 +204,16 @@ static const struct np_coal_range gve_ranges[] = {
  * validate_flow(): ETHER_FLOW, TCP/UDP over IPv4 and IPv6, IP_USER_FLOW,
  * IPV6_USER_FLOW (no SCTP); validate_vlan(): a VLAN id with mask 0xfff;
  * location below MAX_NUM_OF_ETHTOOL_RULES (1024); FLOW_RSS rules go to an
- * RSS context (flow_get_tirn()).  en_ethtool.c: rxfh_max_num_contexts
- * MLX5E_MAX_NUM_RSS (16); no per-queue coalescing op.
+ * RSS context (flow_get_tirn()); contexts up to MLX5E_MAX_NUM_RSS (16,
+ * en/rx_res.c).  en_ethtool.c: no per-queue coalescing op.
  * sfc: drivers/net/ethernet/sfc/ethtool_common.c, efx_ethtool_get_rxnfc():
  * ETHTOOL_GRXCLSRLCNT reports efx_filter_get_rx_id_limit() with
  * RX_CLS_LOC_SPECIAL or'ed in; efx_ethtool_set_class_rule(): "Check that
  * user wants us to choose the location" (any location but RX_CLS_LOC_ANY:
  * -EINVAL), TCP/UDP over IPv4 and IPv6, IPV4_USER_FLOW, IPV6_USER_FLOW and
  * ETHER_FLOW, FLOW_RSS to a context; the filter id efx_filter_insert_filter()
- * returns is written back as rule->location (mcdi_filter_table.c,
- * efx_mcdi_filter_insert(): a slot of a hash table, probed on collision),
+ * returns is written back as rule->location (mcdi_filters.c,
+ * efx_mcdi_filter_insert_locked(): a slot of a hash table, probed on collision),
  * and a filter of equal match is replaced (replace_equal true).  A VLAN id
  * with m_ext.vlan_tci 0xfff (EFX_FILTER_MATCH_OUTER_VID).
  * Masks: ice_set_fdir_ip4_seg() / ice_set_fdir_ip6_seg() take an address
@@ -220,8 +225,10 @@ static const struct np_coal_range gve_ranges[] = {
  * (fdir_fltr_cnt, "must have the same input set", -EINVAL), before an
  * insert at an occupied location replaces anything.
  * bnxt_en: 6.1's bnxt_set_rxnfc() takes only ETHTOOL_SRXFH (rule inserts
- * -EOPNOTSUPP); mainline bnxt_add_ntuple_cls_rule() takes TCP and UDP over
- * IPv4 and IPv6 only (no SCTP, no user flows).
+ * -EOPNOTSUPP); 6.12's bnxt_add_ntuple_cls_rule() takes TCP and UDP over
+ * IPv4 and IPv6, no SCTP, no FLOW_EXT, and user flows only for ICMP or raw
+ * IP with the protocol matched (bnxt_verify_ntuple_ip4_flow()), which no
+ * flow netpolicy makes is.
  * e1000e (drivers/net/ethernet/intel/e1000e/ethtool.c) and veth
  * (drivers/net/veth.c) have no set_rxnfc: no ntuple filters. */
 #define IP_TYPES (NP_FLOW_BIT(TCP_V4_FLOW) | NP_FLOW_BIT(UDP_V4_FLOW) | \
@@ -308,7 +315,7 @@ static const struct np_driver drivers[] = {
 		.ntuple_vlan = true, .rss_ctx_max = 16, .ntuple_size = 1024,
 	},
 	{
-		/* efx_channels.c efx_set_channel_names(): "<ifname>-<n>", or
+		/* efx_channels.c efx_get_channel_name(): "<ifname>-<n>", or
 		 * "<ifname>-rx-<n>" and "-tx-<n>" with separate channels */
 		.name = "sfc", .ethtool_file = SFC_NTUPLE,
 		.irq_names = "<ifname>-<n>", .irq_naming = NP_IRQN_IFNAME,
