@@ -49,13 +49,14 @@ enum np_value_kind {
 	NP_VAL_UINT,	/* counts, usecs, ns, sysctl values */
 	NP_VAL_BOOL,	/* features, adaptive moderation */
 	NP_VAL_CPUS,	/* IRQ affinity, XPS, RPS */
-	NP_VAL_INDIR,	/* RSS table: `even` over u queues, or custom up to queue u */
+	NP_VAL_INDIR,	/* RSS table: `even` over u queues, or custom over queues lo-u */
 };
 
 struct np_value {
 	enum np_value_kind kind;
 	bool even;
 	uint64_t u;
+	uint64_t lo;		/* INDIR custom: the lowest queue (an RSS context's first) */
 	struct np_cpumask cpus;
 };
 

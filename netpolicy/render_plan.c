@@ -42,7 +42,8 @@ static void put_value(FILE *out, struct json_object *v, bool steer)
 		if (!strcmp(str(v, "spread"), "even"))
 			fprintf(out, "even over %s queues", str(v, "queues"));
 		else
-			fprintf(out, "custom over queues 0-%s", str(v, "max_queue"));
+			fprintf(out, "custom over queues %s-%s", str(v, "min_queue"),
+				str(v, "max_queue"));
 		break;
 	case json_type_int:	/* printed here: json-c's text of it allocates */
 		fprintf(out, "%lld", (long long)json_object_get_int64(v));

@@ -20,7 +20,7 @@ bool np_value_equal(const struct np_value *a, const struct np_value *b)
 	case NP_VAL_CPUS:
 		return np_cpumask_equal(&a->cpus, &b->cpus);
 	case NP_VAL_INDIR:
-		return a->even == b->even && a->u == b->u;
+		return a->even == b->even && a->u == b->u && (a->even || a->lo == b->lo);
 	case NP_VAL_BOOL:
 	case NP_VAL_UINT:
 		break;
@@ -58,7 +58,7 @@ void np_value_format(const struct np_value *v, char *buf, size_t len)
 		if (v->even)
 			snprintf(buf, len, "even over %" PRIu64 " queues", v->u);
 		else
-			snprintf(buf, len, "custom over queues 0-%" PRIu64, v->u);
+			snprintf(buf, len, "custom over queues %" PRIu64 "-%" PRIu64, v->lo, v->u);
 		return;
 	case NP_VAL_CPUS:
 		break;
@@ -96,17 +96,21 @@ int np_value_to_json(const struct np_value *v, struct json_object **ret)
 		if (!o)
 			return -ENOMEM;
 		{
-			/* a failed json_object_new_*() is no JSON null */
+			/* a failed json_object_new_*() is no JSON null; a custom
+			 * table names its lowest queue, then its highest */
 			struct json_object *sp = json_object_new_string(v->even ? "even" : "custom");
+			struct json_object *lo = v->even ? NULL : json_object_new_uint64(v->lo);
 			struct json_object *q = json_object_new_uint64(v->u);
+			bool ok = sp && q && (v->even || lo);
 
-			if (!sp || !q || json_object_object_add(o, "spread", sp)) {
+			ok = ok && !json_object_object_add(o, "spread", sp);
+			if (!ok)
 				json_object_put(sp);
-				json_object_put(q);
-				json_object_put(o);
-				return -ENOMEM;
-			}
-			if (json_object_object_add(o, v->even ? "queues" : "max_queue", q)) {
+			ok = ok && (v->even || !json_object_object_add(o, "min_queue", lo));
+			if (!ok && !v->even)
+				json_object_put(lo);
+			ok = ok && !json_object_object_add(o, v->even ? "queues" : "max_queue", q);
+			if (!ok) {
 				json_object_put(q);
 				json_object_put(o);
 				return -ENOMEM;

@@ -62,6 +62,30 @@ FLOWS=(--flow latency:tcp:6379 --flow throughput:tcp:5201 --flow cpu:udp:53)
 	[[ "$after" == *"5:tcp4:dst-port=22>1/0 "* && "$after" == *"ctx 1 "* ]]
 }
 
+@test "mlx5: a class's RSS context and the main table are shown over the queues they hold" {
+	np_model mlx5-mixed
+	dev=$(dev_of)
+	STATE_DIR=$NP_TMP/state
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --dry-run
+	[ "$status" -eq 0 ]
+	plan_text=$output
+	run npsim --json "$dev" set mixed --flow latency:tcp:6379 --dry-run
+	[ "$status" -eq 0 ]
+	plan_json=$output
+	run npsim "$dev" set mixed --flow latency:tcp:6379
+	[ "$status" -eq 0 ]
+	# the classes' queues as recorded, against what the plan said of them
+	run npsim --json "$dev" show
+	lat=$(jq -r '.mixed.classes.latency.queues | "\(.first)-\(.first + .count - 1)"' <<<"$output")
+	bulk=$(jq -r '.mixed.classes.throughput.queues | "\(.first)-\(.first + .count - 1)"' <<<"$output")
+	ctx=$(jq -r '.mixed.classes.latency.rss_context' <<<"$output")
+	[ "${lat%-*}" = 0 ] && [ "${bulk%-*}" -gt 0 ]
+	[[ "$plan_text" == *"rss-context: context $ctx (none) -> custom over queues $lat"* ]]
+	[[ "$plan_text" == *"rss: indir even over "*" queues -> custom over queues $bulk"* ]]
+	[ "$(jq -c --arg w "context $ctx" '[.steps[].changes[] | select(.what == $w) | .after]' \
+		<<<"$plan_json")" = "[{\"spread\":\"custom\",\"min_queue\":${lat%-*},\"max_queue\":${lat#*-}}]" ]
+}
+
 @test "ice: without RSS contexts each rule names a queue of its class, with a note" {
 	np_model ice-mixed
 	dev=$(dev_of)

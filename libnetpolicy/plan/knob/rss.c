@@ -24,7 +24,7 @@ static bool is_default(const struct np_rss *r)
 
 static void describe(struct np_value *v, const struct np_rss *r)
 {
-	uint32_t max = 0;
+	uint32_t max = 0, min = UINT32_MAX;
 
 	v->kind = NP_VAL_INDIR;
 	v->even = is_default(r);
@@ -32,10 +32,14 @@ static void describe(struct np_value *v, const struct np_rss *r)
 		v->u = r->rx_rings;
 		return;
 	}
-	for (uint32_t i = 0; i < r->indir_size; i++)
+	for (uint32_t i = 0; i < r->indir_size; i++) {
 		if (r->indir[i] > max)
 			max = r->indir[i];
+		if (r->indir[i] < min)
+			min = r->indir[i];
+	}
 	v->u = max;
+	v->lo = r->indir_size ? min : 0;
 }
 
 static int diff_when(struct np_plan *plan, const struct np_state *from, const struct np_state *to,

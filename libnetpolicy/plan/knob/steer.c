@@ -97,9 +97,13 @@ static struct np_value ctx_value(const struct np_rss_ctx *c)
 	struct np_value v = { .kind = NP_VAL_NONE };
 
 	if (c) {
+		/* the queues it holds: a class's context is 12-15, not 0-15 */
 		v.kind = NP_VAL_INDIR;
-		for (uint32_t i = 0; i < c->n_indir; i++)
+		v.lo = c->n_indir ? UINT64_MAX : 0;
+		for (uint32_t i = 0; i < c->n_indir; i++) {
 			v.u = c->indir[i] > v.u ? c->indir[i] : v.u;
+			v.lo = c->indir[i] < v.lo ? c->indir[i] : v.lo;
+		}
 	}
 	return v;
 }

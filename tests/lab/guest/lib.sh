@@ -364,12 +364,16 @@ check_applied() {
 		# even: every queue up to the highest has as many entries as the
 		# next (one more where the size does not divide): i % N, or
 		# blocks as igb spreads them
-		function rss_desc(t,   n, e, i, max, even, c, lo) {
-			n = split(t, e, " "); max = 0
-			for (i = 1; i <= n; i++) { if (e[i] + 0 > max) max = e[i] + 0; c[e[i] + 0]++ }
+		function rss_desc(t,   n, e, i, max, min, even, c, lo) {
+			n = split(t, e, " "); max = 0; min = -1
+			for (i = 1; i <= n; i++) {
+				if (e[i] + 0 > max) max = e[i] + 0
+				if (min < 0 || e[i] + 0 < min) min = e[i] + 0
+				c[e[i] + 0]++
+			}
 			even = 1; lo = int(n / (max + 1))
 			for (i = 0; i <= max; i++) if (c[i] != lo && c[i] != lo + 1) even = 0
-			return even ? "even over " (max + 1) " queues" : "custom over queues 0-" max
+			return even ? "even over " (max + 1) " queues" : "custom over queues " min "-" max
 		}
 		END {
 			for (k in now) {

@@ -5,7 +5,7 @@
 
 def onoff: if . == true then "1" elif . == false then "0" else . end;
 def mask: .;	# an empty cpulist is "" in plans as in states (netpolicy-json(7))
-def indir: if .spread == "even" then "even over \(.queues) queues" else "custom over queues 0-\(.max_queue)" end;
+def indir: if .spread == "even" then "even over \(.queues) queues" else "custom over queues \(.min_queue)-\(.max_queue)" end;
 def queue($p): ltrimstr($p) | split(" ")[0];
 
 .steps[] | .knob as $k | .changes[]
