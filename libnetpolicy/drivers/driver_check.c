@@ -243,3 +243,79 @@ int np_driver_rules_together(const struct np_driver *drv, const struct ethtool_r
 		 "rule of that type exists (%s)", drv->name, drv->ntuple_file);
 	return -EINVAL;
 }
+
+/* Some bit of the mask is set: the field is matched. */
+static bool any_set(const void *m, size_t n)
+{
+	const uint8_t *b = m;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return true;
+	return false;
+}
+
+/* The fields a rule matches: each member of the flow type's header and of
+ * the extension whose mask is not all zero (what mlx5 counts as tuples). */
+static unsigned n_fields(const struct ethtool_rx_flow_spec *fs)
+{
+	const struct ethtool_tcpip4_spec *t4 = &fs->m_u.tcp_ip4_spec;
+	const struct ethtool_tcpip6_spec *t6 = &fs->m_u.tcp_ip6_spec;
+	const struct ethtool_usrip4_spec *u4 = &fs->m_u.usr_ip4_spec;
+	const struct ethtool_usrip6_spec *u6 = &fs->m_u.usr_ip6_spec;
+	const struct ethhdr *e = &fs->m_u.ether_spec;
+	unsigned n = 0;
+
+	switch (fs->flow_type & ~(uint32_t)(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
+	case TCP_V4_FLOW: case UDP_V4_FLOW: case SCTP_V4_FLOW:
+		n = !!t4->ip4src + !!t4->ip4dst + !!t4->psrc + !!t4->pdst + !!t4->tos;
+		break;
+	case TCP_V6_FLOW: case UDP_V6_FLOW: case SCTP_V6_FLOW:
+		n = any_set(t6->ip6src, 16) + any_set(t6->ip6dst, 16) + !!t6->psrc + !!t6->pdst +
+		    !!t6->tclass;
+		break;
+	case IPV4_USER_FLOW:
+		n = !!u4->ip4src + !!u4->ip4dst + !!u4->l4_4_bytes + !!u4->tos + !!u4->proto;
+		break;
+	case IPV6_USER_FLOW:
+		n = any_set(u6->ip6src, 16) + any_set(u6->ip6dst, 16) + !!u6->l4_4_bytes +
+		    !!u6->tclass + !!u6->l4_proto;
+		break;
+	case ETHER_FLOW:
+		n = any_set(e->h_dest, ETH_ALEN) + any_set(e->h_source, ETH_ALEN) + !!e->h_proto;
+		break;
+	}
+	if (fs->flow_type & FLOW_EXT)
+		n += !!fs->m_ext.vlan_tci + !!fs->m_ext.vlan_etype;
+	return n;
+}
+
+void np_driver_rule_precedence(const struct np_driver *drv, const char *driver,
+			       const struct ethtool_rx_flow_spec *foreign,
+			       const struct ethtool_rx_flow_spec *ours, char *buf, size_t len)
+{
+	unsigned a, b;
+
+	switch (drv ? drv->rule_order : NP_RULE_ORDER_UNKNOWN) {
+	case NP_RULE_ORDER_FIELDS:
+		a = n_fields(foreign);
+		b = n_fields(ours);
+		if (a != b)
+			snprintf(buf, len, "which matches %s (driver %s tries a rule matching more "
+				 "fields first, %s)", a > b ? "first" : "after ours", drv->name,
+				 drv->ntuple_file);
+		else
+			snprintf(buf, len, "which may match first (driver %s orders rules matching "
+				 "as many fields in its hardware, %s)", drv->name, drv->ntuple_file);
+		return;
+	case NP_RULE_ORDER_FIRMWARE:
+		snprintf(buf, len, "which may match first (driver %s gives every rule one "
+			 "priority; the NIC's firmware orders them, %s)", drv->name,
+			 drv->ntuple_file);
+		return;
+	case NP_RULE_ORDER_UNKNOWN:
+		break;
+	}
+	snprintf(buf, len, "which may match first (the order between overlapping rules is "
+		 "driver %s's)", driver);
+}

@@ -313,6 +313,7 @@ static const struct np_driver drivers[] = {
 		.irq_names = "mlx5_comp<n>@pci:<BDF>", .irq_naming = NP_IRQN_PCI,
 		.ntuple_file = MLX5_NTUPLE, .ntuple_types = IP_TYPES | NP_FLOW_BIT(ETHER_FLOW),
 		.ntuple_vlan = true, .rss_ctx_max = 16, .ntuple_size = 1024,
+		.rule_order = NP_RULE_ORDER_FIELDS,
 	},
 	{
 		/* efx_channels.c efx_get_channel_name(): "<ifname>-<n>", or
@@ -320,7 +321,7 @@ static const struct np_driver drivers[] = {
 		.name = "sfc", .ethtool_file = SFC_NTUPLE,
 		.irq_names = "<ifname>-<n>", .irq_naming = NP_IRQN_IFNAME,
 		.ntuple_file = SFC_NTUPLE, .ntuple_loc_any = true, .ntuple_vlan = true,
-		.ntuple_partial_mask = -EINVAL,
+		.ntuple_partial_mask = -EINVAL, .rule_order = NP_RULE_ORDER_FIRMWARE,
 		.ntuple_types = IP_TYPES | NP_FLOW_BIT(ETHER_FLOW),
 	},
 	/* drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_set_coalesce():
@@ -341,7 +342,7 @@ static const struct np_driver drivers[] = {
 		.ntuple_file = "drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c",
 		.ntuple_types = NP_FLOW_BIT(TCP_V4_FLOW) | NP_FLOW_BIT(UDP_V4_FLOW) |
 				NP_FLOW_BIT(TCP_V6_FLOW) | NP_FLOW_BIT(UDP_V6_FLOW),
-		.chan_affinity = NP_CHAN_RESETS,
+		.chan_affinity = NP_CHAN_RESETS, .rule_order = NP_RULE_ORDER_FIRMWARE,
 		.irq_names = "<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_IFNAME,
 	},
 	/* drivers/net/ethernet/amazon/ena/ena_ethtool.c ena_set_coalesce():

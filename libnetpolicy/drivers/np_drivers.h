@@ -34,6 +34,14 @@ enum np_chan_effect {
 	NP_CHAN_KEEPS,		/* the driver leaves it (vectors made once at probe, none) */
 };
 
+/* Which of two overlapping ntuple rules a packet matching both takes. */
+enum np_rule_order {
+	NP_RULE_ORDER_UNKNOWN,	/* not read: the driver's or its hardware's */
+	NP_RULE_ORDER_FIELDS,	/* the one matching more fields (mlx5: a flow table
+				 * per count, more fields at a higher priority) */
+	NP_RULE_ORDER_FIRMWARE,	/* every rule at one priority: the firmware orders */
+};
+
 /* How a driver names its queue vectors (backend/irq_match.c has one matcher
  * for each); a driver not in the table is tried against all of them. */
 enum np_irq_naming {
@@ -122,6 +130,7 @@ struct np_driver {
 	 * other fields is refused with EINVAL while any rule of the type is
 	 * there */
 	bool ntuple_one_input_set;
+	enum np_rule_order rule_order;	/* between overlapping rules */
 	bool no_rss_ctx;		/* no extra RSS contexts (rules target a queue) */
 	uint32_t rss_ctx_max;		/* context ids are below it, 0 unknown */
 	uint32_t ntuple_size;		/* rule locations, 0 unknown (or hardware-dependent) */
@@ -138,6 +147,14 @@ int np_driver_rule_check(const struct np_driver *drv, const struct ethtool_rx_fl
 /* Would the driver hold rules a and b at once?  0, or -EINVAL with the
  * driver's reason in why (rules of one flow type matching different fields
  * on a driver with one input set per type). */
+/* Which of two overlapping rules, ours and a foreign one, a packet matching
+ * both takes, as a clause for the plan's warning: "which matches first
+ * (...)", "which matches after ours (...)" or "which may match first
+ * (...)", with the driver's reason. */
+void np_driver_rule_precedence(const struct np_driver *drv, const char *driver,
+			       const struct ethtool_rx_flow_spec *foreign,
+			       const struct ethtool_rx_flow_spec *ours, char *buf, size_t len);
+
 int np_driver_rules_together(const struct np_driver *drv, const struct ethtool_rx_flow_spec *a,
 			     const struct ethtool_rx_flow_spec *b, char *why, size_t len);
 

@@ -295,7 +295,7 @@ static int conflicts(struct np_plan *plan, const struct np_state *st,
 {
 	for (unsigned i = 0; i < n_foreign; i++) {
 		const struct np_rule *f = &foreign->rules[i];
-		char text[NP_FLOW_TEXT_MAX];
+		char text[NP_FLOW_TEXT_MAX], order[200];
 
 		if (!np_rule_overlaps(&f->fs, &r->fs))
 			continue;
@@ -307,11 +307,11 @@ static int conflicts(struct np_plan *plan, const struct np_state *st,
 				      "that rule's, and netpolicy does not touch it; delete it "
 				      "(ethtool -N %s delete %u) or leave this flow out", flow,
 				      f->fs.location, text, st->dev.ifname, f->fs.location);
+		np_driver_rule_precedence(np_driver_lookup(st->dev.driver), st->dev.driver,
+					  &f->fs, &r->fs, order, sizeof(order));
 		if (np_plan_warn(plan, "ntuple", "conflict: flow %s overlaps the foreign rule at "
-				 "location %u (%s), which %s; netpolicy leaves it as it is", flow,
-				 f->fs.location, text, f->fs.location < r->fs.location ||
-				 r->fs.location == RX_CLS_LOC_ANY ? "matches first" :
-				 "matches after ours") < 0)
+				 "location %u (%s), %s; netpolicy leaves it as it is", flow,
+				 f->fs.location, text, order) < 0)
 			return np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	}
 	return 0;

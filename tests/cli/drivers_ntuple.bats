@@ -61,3 +61,25 @@ teardown() { np_cleanup_tmp; }
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '.devices[0].ntuple.rules' "$MODEL")" = "$(jq -c '.devices[0].ntuple.rules' "$NP_TMP/orig.json")" ]
 }
+
+@test "overlap warnings say which rule the driver tries first: mlx5 by matched fields, sfc by firmware, others unknown" {
+	warning() {	# the plan's one conflict warning with foreign rule $1 at location 5
+		jq --arg f "$1" '.devices[0].ntuple.rules = [{"location": 5, "flow": $f, "queue": 0}]' \
+			"$MODEL" >"$NP_TMP/m" && mv "$NP_TMP/m" "$MODEL"
+		"${NP[@]}" --json "$DEV" set mixed --flow latency:tcp4:dst-port=6379 --dry-run |
+			jq -r '.notes[] | select(.warning) | .note'
+	}
+	np_sim_dev mlx5-mixed
+	# mlx5 puts a rule in the flow table of its field count: more fields,
+	# higher priority, whatever the locations
+	[[ "$(warning tcp4:dst-port=6379,dst-ip=10.0.0.1)" == *"(tcp4:dst-ip=10.0.0.1,dst-port=6379), which matches first (driver mlx5_core tries a rule matching more fields first, drivers/net/ethernet/mellanox/mlx5/core/en_fs_ethtool.c)"* ]]
+	[[ "$(warning tcp4)" == *"(tcp4), which matches after ours (driver mlx5_core tries a rule matching more fields first"* ]]
+	[[ "$(warning tcp4:src-port=1234)" == *"which may match first (driver mlx5_core orders rules matching as many fields in its hardware"* ]]
+	np_sim_dev sfc-mixed
+	[[ "$(warning tcp4)" == *"(tcp4), which may match first (driver sfc gives every rule one priority; the NIC's firmware orders them"* ]]
+	# a driver the table does not know (ice's rules could not overlap:
+	# one set of fields per flow type, each matched whole)
+	np_sim_dev ice-mixed
+	jq '.devices[0].driver = "acme_nic"' "$MODEL" >"$NP_TMP/m" && mv "$NP_TMP/m" "$MODEL"
+	[[ "$(warning tcp4:dst-port=6379,dst-ip=10.0.0.1)" == *"which may match first (the order between overlapping rules is driver acme_nic's)"* ]]
+}
