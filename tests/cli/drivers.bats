@@ -221,3 +221,30 @@ bnxt_model() {
 	run npsim "$(dev_of)" set latency --dry-run
 	[[ "$output" != *"not verified"* ]]
 }
+
+# issue 22 (b): igb frees and requests its vectors again on a channel change
+# (igb_reinit_queues()), and they may come back under other numbers; the
+# record's numbers are then other queues' vectors
+@test "igb: reset after the vectors were renumbered restores each queue's IRQ by its role, at its new number" {
+	np_model few-msix
+	dev=$(dev_of)
+	STATE_DIR=$NP_TMP/state
+	by_name() { jq -c '[.devices[0].irqs[] | "\(.name)=\(.affinity)"] | sort' "$MODEL"; }
+	pristine=$(by_name)
+	run npsim "$dev" set latency --cpus 8-15
+	[ "$status" -eq 0 ]
+	[ "$(by_name)" != "$pristine" ]
+	# the driver re-requested its queue vectors: TxRx-q is now 61 + (q + 3) % 8
+	jq '.devices[0].irqs |= map(if (.name | test("TxRx")) then .irq = 61 + ((.irq - 61 + 3) % 8) else . end)' \
+		"$MODEL" >"$NP_TMP/m" && mv "$NP_TMP/m" "$MODEL"
+	run npsim "$dev" reset
+	[ "$status" -eq 0 ]
+	# named as they are at the write: TxRx-0 is 64 now, TxRx-5 is 61
+	[[ "$output" == *"irq-affinity: 64 eno1-TxRx-0 8 -> 0"* ]]
+	[[ "$output" == *"irq-affinity: 61 eno1-TxRx-5 13 -> 5"* ]]
+	[ "$(by_name)" = "$pristine" ]
+	# a second reset has nothing to do
+	run npsim --json "$dev" reset
+	[ "$status" -eq 0 ]
+	[ "$(jq .changed <<<"$output")" = false ]
+}
