@@ -29,14 +29,14 @@ static void reference(const struct np_state *st, const struct np_cpu_order *o, u
 	for (unsigned q = 0; q < nrx; q++)
 		np_cpumask_set(&irq, np_queue_cpu(o, q));
 	np_cpumask_for_each(cpu, &o->local) {
-		int best = -1, best_d = 3;
+		int best = -1, best_d = 4;
 
 		if ((unsigned)cpu >= topo->nr_cpus || np_cpumask_test(&irq, (unsigned)cpu))
 			continue;
 		for (unsigned q = 0; q < nrx; q++) {
 			int d = np_cpu_distance(topo, np_queue_cpu(o, q), (unsigned)cpu);
 
-			if (t->rxq[q].rps_err || d > 2)
+			if (t->rxq[q].rps_err || d > 3)
 				continue;
 			if (best < 0 || d < best_d || (d == best_d && load[q] < load[best])) {
 				best = (int)q;
