@@ -68,7 +68,8 @@ struct np_policy {
 /* plan_cpus.c: the CPUs a policy may give IRQs to, best first. */
 struct np_cpu_order {
 	unsigned n;		/* CPUs in order[] */
-	unsigned *order;	/* local first-threads, remote first-threads, local siblings, remote siblings */
+	unsigned *order;	/* local first-threads, remote first-threads, local siblings, remote
+				   siblings; each round robin over the LLCs where they are known */
 	unsigned n_local_cores;	/* eligible physical cores local to the NIC */
 	unsigned n_cores;	/* eligible physical cores */
 	struct np_cpumask eligible;
@@ -128,8 +129,8 @@ int np_plan_channels(const struct np_plan_opts *opts, const struct np_state *st,
  * the first nrx rx queues; returns how many CPUs it placed. */
 unsigned np_spread_rps(const struct np_state *st, const struct np_cpu_order *o, unsigned nrx,
 		       struct np_plan *plan);
-/* How far CPU b is from CPU a for RPS: 0 the same core, 1 the same package
- * and node, 2 the same node, 3 farther (plan_rps.c). */
+/* How far CPU b is from CPU a for RPS: 0 the same core, 1 the same LLC and
+ * node, 2 the same package and node, 3 the same node, 4 farther (plan_rps.c). */
 int np_cpu_distance(const struct np_topology *t, unsigned a, unsigned b);
 /* per-NAPI deferral through napi-set where the kernel has it (plan_napi_config.c) */
 void np_plan_napi_config(const struct np_policy *p, const struct np_state *st,

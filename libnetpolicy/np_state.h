@@ -27,6 +27,13 @@ struct np_cpu {
 	int node;		/* NUMA node, 0 when the machine has none */
 	int core;		/* machine-wide index of the physical core, dense from 0 */
 	int thread;		/* 0 for the first SMT sibling of its core, 1.. for the others */
+	/* Machine-wide indexes, dense from 0 in the order of each domain's
+	 * first online CPU, of the CPUs sharing its last-level cache (the
+	 * highest-level unified cache in cpuN/cache/) and of its cluster
+	 * (topology/cluster_cpus_list); -1 unknown.  Only meaningful while
+	 * np_topology.nr_llcs (nr_clusters) is not 0: see np_cpu_llc(). */
+	int llc;
+	int cluster;
 	bool online;
 };
 
@@ -38,8 +45,24 @@ struct np_topology {
 	struct np_cpumask *node_cpus;	/* nr_nodes entries: online CPUs of each node */
 	unsigned nr_cores;		/* physical cores (distinct package,core_id) among online CPUs */
 	unsigned nr_packages;
+	/* Last-level caches and clusters among online CPUs: 0 unknown (some
+	 * online CPU's files are missing), and then every llc (cluster) is -1
+	 * and the planner behaves as on a machine that reports none. */
+	unsigned nr_llcs;
+	unsigned nr_clusters;
 	bool smt;			/* some core has more than one online thread */
 };
+
+/* The LLC index of an online CPU, -1 when the topology has none. */
+static inline int np_cpu_llc(const struct np_topology *t, unsigned cpu)
+{
+	int l;
+
+	if (!t->nr_llcs || cpu >= t->nr_cpus)
+		return -1;
+	l = t->cpus[cpu].llc;
+	return l >= 0 && (unsigned)l < t->nr_llcs ? l : -1;
+}
 
 /* --- NIC knobs ------------------------------------------------------------ */
 

@@ -197,8 +197,11 @@ def check_man(store, json7, model5):
     for name, schema in store.items():
         schema_names(schema, members, values, name)
     rc = 0
-    state = {k for k, p in members if p.startswith("show.json/$defs/device/") is False
-             and p == "show.json/$defs/device" and k not in SHOW_OWN}
+    # the device state's members, and those of its topology's CPUs (llc,
+    # cluster), are netpolicy-model(5)'s
+    topology = "show.json/$defs/device/properties/topology"
+    state = {k for k, p in members if (p == "show.json/$defs/device" and k not in SHOW_OWN)
+             or p.startswith(topology)}
     for k, p in sorted(members):
         if k in state or k == "schema":
             ok = k in model or k == "schema"

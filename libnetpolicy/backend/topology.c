@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* CPUs, SMT siblings, packages and NUMA nodes from sysfs below rootfd. */
+/* CPUs, SMT siblings, packages, NUMA nodes, last-level caches and clusters
+ * from sysfs below rootfd. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -180,6 +181,97 @@ static void number_cores(struct np_topology *t, const bool *alone, int *pkgs)
 	t->nr_packages = npkg;
 }
 
+/* Cache index directories per CPU: L1d, L1i, L2, L3 and maybe an L4 or a
+ * few more; a bigger number is a broken tree. */
+#define CACHE_INDEX_MAX 16
+
+/* The cache of cpuN below cache/ that is its last level: the unified one of
+ * the highest level (index3 with level 3 on most x86 and some Arm machines,
+ * index2 where the L2 is the last level the kernel reports).  -1 none. */
+static int llc_index(int rootfd, unsigned cpu)
+{
+	int best = -1, best_level = 0;
+
+	for (int i = 0; i < CACHE_INDEX_MAX; i++) {
+		char path[128], type[32];
+		int level;
+
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cache/index%d/level", cpu, i);
+		/* the kernel numbers the index directories from 0 without holes */
+		if (np_read_int_at(rootfd, path, &level) < 0)
+			break;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cache/index%d/type", cpu, i);
+		if (np_read_file_at(rootfd, path, type, sizeof(type)) < 0 || strcmp(type, "Unified"))
+			continue;
+		if (level > best_level) {
+			best = i;
+			best_level = level;
+		}
+	}
+	return best;
+}
+
+static int *domain_of(struct np_cpu *c, bool llc)
+{
+	return llc ? &c->llc : &c->cluster;
+}
+
+/* Dense ids of the CPU sets a per-CPU file names (the CPUs sharing its LLC,
+ * its cluster), in the order of each set's first online CPU.  A CPU the
+ * list of an earlier one named is not read again: one read per set, not per
+ * CPU.  Any online CPU without the file (VMs, old kernels, arches without
+ * cacheinfo) or with one that does not parse makes the whole level unknown,
+ * every id -1 and the count 0: a partial map would group CPUs the planner
+ * knows nothing about with ones it does. */
+static int read_domains(int rootfd, struct np_topology *t, bool llc, unsigned *ret_n)
+{
+	char *buf = malloc(LIST_LEN);
+	unsigned n = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned c = 0; c < t->nr_cpus; c++)
+		*domain_of(&t->cpus[c], llc) = -1;
+	np_cpumask_for_each(cpu, &t->online) {
+		struct np_cpumask m;
+		char path[128];
+		int idx = 0;
+
+		if ((unsigned)cpu >= t->nr_cpus)
+			break;
+		if (*domain_of(&t->cpus[cpu], llc) >= 0)
+			continue;
+		if (llc)
+			idx = llc_index(rootfd, (unsigned)cpu);
+		if (idx < 0)
+			goto unknown;
+		if (llc)
+			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index%d/shared_cpu_list",
+				 cpu, idx);
+		else
+			snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/cluster_cpus_list", cpu);
+		if (np_read_file_at(rootfd, path, buf, LIST_LEN) < 0 ||
+		    np_cpumask_parse_list(buf, &m) < 0)
+			goto unknown;
+		np_cpumask_and(&m, &m, &t->online);
+		np_cpumask_set(&m, (unsigned)cpu);
+		/* a CPU an earlier (inconsistent) list claimed keeps its id */
+		np_cpumask_for_each(x, &m)
+			if ((unsigned)x < t->nr_cpus && *domain_of(&t->cpus[x], llc) < 0)
+				*domain_of(&t->cpus[x], llc) = (int)n;
+		n++;
+	}
+	free(buf);
+	*ret_n = n;
+	return 0;
+unknown:
+	for (unsigned c = 0; c < t->nr_cpus; c++)
+		*domain_of(&t->cpus[c], llc) = -1;
+	free(buf);
+	*ret_n = 0;
+	return 0;
+}
+
 /* online and isolated from the key np_topology_key() just read ("online|isolated"),
  * instead of reading the two files again. */
 static int read_keyed(int rootfd, const char *key, struct np_cpumask *online,
@@ -247,6 +339,11 @@ int np_topology_read_key(int rootfd, const char *key, struct np_topology *ret,
 	if (r < 0)
 		goto fail;
 	number_cores(&t, alone, pkgs);
+	if (read_domains(rootfd, &t, true, &t.nr_llcs) < 0 ||
+	    read_domains(rootfd, &t, false, &t.nr_clusters) < 0) {
+		r = np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+		goto fail;
+	}
 	free(alone);
 	free(pkgs);
 	*ret = t;

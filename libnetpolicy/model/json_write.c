@@ -426,6 +426,11 @@ static struct json_object *topology_json(struct jw *w, const struct np_topology 
 		put_bool(w, e, "online", cpu->online);
 		put_int(w, e, "core", cpu->core);
 		put_int(w, e, "thread", cpu->thread);
+		/* only where known: a machine without them writes what it did */
+		if (t->nr_llcs && cpu->online && cpu->llc >= 0)
+			put_int(w, e, "llc", cpu->llc);
+		if (t->nr_clusters && cpu->online && cpu->cluster >= 0)
+			put_int(w, e, "cluster", cpu->cluster);
 		push(w, cpus, e);
 	}
 	put(w, o, "cpus", cpus);

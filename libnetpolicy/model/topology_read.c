@@ -51,6 +51,18 @@ static int read_cpu(struct json_object *e, const char *p, unsigned c, struct np_
 	cpu->node = (int)x;
 	if ((r = np_j_get_bool(e, p, "online", &cpu->online, err)) < 0)
 		return r;
+	/* "llc" and "cluster" are optional: -1, unknown, when absent */
+	cpu->llc = cpu->cluster = -1;
+	if (json_object_object_get_ex(e, "llc", &v)) {
+		if ((r = np_j_get_int(e, p, "llc", 0, NP_CPUS_MAX - 1, &x, err)) < 0)
+			return r;
+		cpu->llc = (int)x;
+	}
+	if (json_object_object_get_ex(e, "cluster", &v)) {
+		if ((r = np_j_get_int(e, p, "cluster", 0, NP_CPUS_MAX - 1, &x, err)) < 0)
+			return r;
+		cpu->cluster = (int)x;
+	}
 	/* "core" and "thread" are derived when a hand-written model omits them */
 	*given = json_object_object_get_ex(e, "core", &v);
 	if (!*given)
@@ -61,6 +73,43 @@ static int read_cpu(struct json_object *e, const char *p, unsigned c, struct np_
 	if ((r = np_j_get_int(e, p, "thread", 0, NP_CPUS_MAX - 1, &x, err)) < 0)
 		return r;
 	cpu->thread = (int)x;
+	return 0;
+}
+
+/* nr_llcs (nr_clusters): the highest id + 1 when every online CPU has one,
+ * 0 when none has; some but not all is a model error, as discovery never
+ * writes that (it treats a partial map as none). */
+static int count_domains(struct np_topology *t, const char *path, bool llc,
+			 struct np_error *err)
+{
+	const char *name = llc ? "llc" : "cluster";
+	unsigned n = 0;
+	int with = -1, without = -1;
+
+	for (unsigned c = 0; c < t->nr_cpus; c++) {
+		int id = llc ? t->cpus[c].llc : t->cpus[c].cluster;
+
+		if (!t->cpus[c].online)
+			continue;
+		if (id < 0) {
+			without = without < 0 ? (int)c : without;
+			continue;
+		}
+		with = with < 0 ? (int)c : with;
+		if ((unsigned)id + 1 > n)
+			n = (unsigned)id + 1;
+	}
+	if (with >= 0 && without >= 0) {
+		char p[JPATH];
+
+		np_j_path_idx(p, path, "cpus", (size_t)without);
+		return np_j_bad(err, p, name, "missing, but cpus[%d] has one (give it for every "
+				"online CPU or for none)", with);
+	}
+	if (llc)
+		t->nr_llcs = n;
+	else
+		t->nr_clusters = n;
 	return 0;
 }
 
@@ -151,6 +200,9 @@ static int read_topology(struct json_object *o, const char *path, struct np_topo
 			goto out;
 		}
 	}
+	if ((r = count_domains(t, path, true, err)) < 0 ||
+	    (r = count_domains(t, path, false, err)) < 0)
+		goto out;
 	if (np_topology_derive_cores(t, given) < 0) {
 		r = np_j_oom(err);
 		goto out;

@@ -5,6 +5,20 @@
  * execution units, so two busy queues there halve each other), and cores on
  * the NIC's NUMA node before remote ones (DMA and the packet's first cache
  * misses stay local).
+ *
+ * Where the topology knows the last-level caches (np_topology.nr_llcs), each
+ * of those groups goes round robin over the LLCs: the first core of every
+ * LLC, then the second of every LLC, and so on.  A machine may have several
+ * L3s per node (AMD EPYC: one per CCX of 4 to 8 cores; Arm clusters; Intel
+ * sub-NUMA clustering).  Two busy queues in one L3 share its capacity (their
+ * socket buffers, flow and protocol state) while another L3 holds none; and
+ * RPS and XPS keep a CPU's work in its own L3 only when that L3 has a
+ * queue, so the more L3s have one the fewer CPUs must cross to another
+ * (on EPYC a line from another CCX's L3 costs a trip through the I/O die).
+ * Locality still comes first: a remote L3 is across the interconnect, so
+ * the local cores of every local L3 come before any remote one, and SMT
+ * siblings after every core, as without LLCs.  A topology without LLCs
+ * orders in CPU id order within each group, as it always did.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,6 +30,50 @@ void np_cpu_order_clear(struct np_cpu_order *o)
 {
 	free(o->order);
 	memset(o, 0, sizeof(*o));
+}
+
+struct llc_key {
+	unsigned rank;		/* how many CPUs of its LLC come before it in the group */
+	unsigned llc;		/* nr_llcs for a CPU without one */
+	unsigned cpu;
+};
+
+static int cmp_llc_key(const void *a, const void *b)
+{
+	const struct llc_key *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->llc != y->llc)
+		return x->llc < y->llc ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* cpus[] (one pass, in CPU id order) reordered round robin over the LLCs:
+ * every LLC's first CPU by LLC index (the order of each LLC's first CPU),
+ * then every LLC's second, ...  -ENOMEM. */
+static int by_llc(const struct np_topology *t, unsigned *cpus, unsigned n)
+{
+	unsigned *seen = calloc((size_t)t->nr_llcs + 1, sizeof(*seen));
+	struct llc_key *k = malloc(sizeof(*k) * (n ? n : 1));
+
+	if (!seen || !k) {
+		free(seen);
+		free(k);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int l = np_cpu_llc(t, cpus[i]);
+		unsigned llc = l < 0 ? t->nr_llcs : (unsigned)l;
+
+		k[i] = (struct llc_key){ seen[llc]++, llc, cpus[i] };
+	}
+	qsort(k, n, sizeof(*k), cmp_llc_key);
+	for (unsigned i = 0; i < n; i++)
+		cpus[i] = k[i].cpu;
+	free(seen);
+	free(k);
+	return 0;
 }
 
 int np_cpu_order(const struct np_topology *t, const struct np_cpumask *eligible,
@@ -49,9 +107,11 @@ int np_cpu_order(const struct np_topology *t, const struct np_cpumask *eligible,
 		}
 	}
 	/* Four passes: (primary, local), (primary, remote), (sibling, local),
-	 * (sibling, remote); CPU id order within each. */
+	 * (sibling, remote); CPU id order within each, then round robin over
+	 * the LLCs where they are known. */
 	for (int pass = 0; pass < 4; pass++) {
 		bool want_primary = pass < 2, want_local = !(pass & 1);
+		unsigned from = n;
 
 		np_cpumask_for_each(cpu, eligible) {
 			int core;
@@ -65,6 +125,10 @@ int np_cpu_order(const struct np_topology *t, const struct np_cpumask *eligible,
 			    np_cpumask_test(local, (unsigned)cpu) != want_local)
 				continue;
 			order[n++] = (unsigned)cpu;
+		}
+		if (t->nr_llcs && by_llc(t, order + from, n - from) < 0) {
+			r = -ENOMEM;
+			goto out;
 		}
 	}
 	ret->n = n;

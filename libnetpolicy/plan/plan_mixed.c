@@ -91,6 +91,13 @@ static void split(unsigned n, const struct np_mixed *m, unsigned *out)
 	}
 }
 
+static int cmp_cpu(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* CPUs and IRQs: whole cores per class, local first. */
 static int plan_cpus(const struct np_state *st, const struct np_mixed_opts *opts,
 		     struct np_mixed *m, struct np_plan *plan)
@@ -145,6 +152,12 @@ static int plan_cpus(const struct np_state *st, const struct np_mixed_opts *opts
 	}
 	for (unsigned i = 0; i < o.n_cores; i++)
 		core_cpu[i] = o.order[i];
+	/* A class's cores side by side in CPU id order, local ones first, not
+	 * round robin over the LLCs as np_cpu_order gives them for one policy's
+	 * queues: a class is better kept in as few LLCs as it needs, where the
+	 * other classes' bulk work does not evict its lines. */
+	qsort(core_cpu, o.n_local_cores, sizeof(*core_cpu), cmp_cpu);
+	qsort(core_cpu + o.n_local_cores, o.n_cores - o.n_local_cores, sizeof(*core_cpu), cmp_cpu);
 	if (o.n_cores >= nused) {
 		split(o.n_cores, m, ncores);
 	} else {

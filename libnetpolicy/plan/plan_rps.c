@@ -2,8 +2,12 @@
 /*
  * RPS masks built outward from each queue's interrupting CPU: every local
  * CPU that takes no queue's interrupt joins the queue whose IRQ is nearest
- * (its core, then package, then node; the least loaded among equals, the
- * lowest queue among those).  scaling.rst (RPS Configuration): rps_cpus are
+ * (its core, then its last-level cache, then package, then node; the least
+ * loaded among equals, the lowest queue among those).  The LLC is where a
+ * CPU that takes over a packet finds the lines the interrupting CPU just
+ * touched: a CPU in another L3 of the same node (another CCX on AMD EPYC)
+ * misses them all.  A topology without LLCs skips that level and groups by
+ * package, as the one L3 most packages had.  scaling.rst (RPS Configuration): rps_cpus are
  * "the CPUs in the same memory domain of the interrupting CPU"; "at high
  * interrupt rate, it might be wise to exclude the interrupting CPU from the
  * map", so the IRQ CPUs are not in any mask.  A CPU on a node without a
@@ -12,9 +16,9 @@
  *
  * Asking every queue for every CPU costs CPUs x queues distance checks
  * (1024 CPUs x 256 queues: most of a 1 ms plan).  The queues are grouped
- * instead by their IRQ CPU's core, (package, node) and node, and each group
- * keeps its queues in a heap by (load, queue); a CPU looks at its own three
- * groups only.
+ * instead by their IRQ CPU's core, (LLC, node), (package, node) and node,
+ * and each group keeps its queues in a heap by (load, queue); a CPU looks at
+ * its own four groups only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +26,21 @@
 #include "np_policy.h"
 
 /* How far CPU b is from CPU a: 0 the same core (an SMT sibling), 1 the same
- * package (taken as the LLC domain: the topology we read has no cache ids),
- * 2 the same NUMA node, 3 farther. */
+ * LLC and node (never where the topology has no LLCs), 2 the same package
+ * and node, 3 the same NUMA node, 4 farther.  The node is part of the LLC
+ * and package levels so that each level lies within the next. */
 int np_cpu_distance(const struct np_topology *t, unsigned a, unsigned b)
 {
 	const struct np_cpu *x = &t->cpus[a], *y = &t->cpus[b];
+	int la = np_cpu_llc(t, a);
 
 	if (x->core == y->core)
 		return 0;
-	if (x->package_id == y->package_id && x->node == y->node)
+	if (la >= 0 && la == np_cpu_llc(t, b) && x->node == y->node)
 		return 1;
-	return x->node == y->node ? 2 : 3;
+	if (x->package_id == y->package_id && x->node == y->node)
+		return 2;
+	return x->node == y->node ? 3 : 4;
 }
 
 /* The nearest queue by asking each one: for topologies whose core or node
@@ -40,12 +48,12 @@ int np_cpu_distance(const struct np_topology *t, unsigned a, unsigned b)
 static int nearest_by_scan(const struct np_topology *topo, const struct np_dev *t,
 			   const unsigned *qcpu, unsigned nrx, const unsigned *load, unsigned cpu)
 {
-	int best = -1, best_d = 3;
+	int best = -1, best_d = 4;
 
 	for (unsigned q = 0; q < nrx; q++) {
 		int d = np_cpu_distance(topo, qcpu[q], cpu);
 
-		if (t->rxq[q].rps_err || d > 2)
+		if (t->rxq[q].rps_err || d > 3)
 			continue;
 		if (best < 0 || d < best_d || (d == best_d && load[q] < load[best])) {
 			best = (int)q;
@@ -64,13 +72,13 @@ struct entry {
 
 struct group {
 	unsigned start, n;	/* entries[start .. start + n) */
-	int pkg, node;		/* level 1 only: the key */
+	int key, node;		/* BY_LLC, BY_PKG only: (LLC or package, node) */
 };
 
-enum { BY_CORE, BY_PKG, BY_NODE, LEVELS };
+enum { BY_CORE, BY_LLC, BY_PKG, BY_NODE, LEVELS };
 
 struct groups {
-	struct entry *e;		/* 3 x nrx */
+	struct entry *e;		/* LEVELS x nrx */
 	struct group *g[LEVELS];	/* per level, in key order */
 	unsigned n[LEVELS];
 	int *core_g, *node_g;		/* core, node -> group, -1 none */
@@ -116,22 +124,22 @@ static int group_best(struct groups *gs, const struct group *g, const unsigned *
 	return (int)h[0].q;
 }
 
-static int cmp_pkg_node(int pa, int na, int pb, int nb)
+static int cmp_key_node(int ka, int na, int kb, int nb)
 {
-	if (pa != pb)
-		return pa < pb ? -1 : 1;
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
 	return na < nb ? -1 : na > nb;
 }
 
-/* The level-1 group of (package, node), by binary search. */
-static const struct group *find_pkg(const struct groups *gs, int pkg, int node)
+/* The BY_LLC or BY_PKG group of (key, node), by binary search. */
+static const struct group *find_keyed(const struct groups *gs, int lv, int key, int node)
 {
-	unsigned lo = 0, hi = gs->n[BY_PKG];
+	unsigned lo = 0, hi = gs->n[lv];
 
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
-		const struct group *g = &gs->g[BY_PKG][mid];
-		int c = cmp_pkg_node(g->pkg, g->node, pkg, node);
+		const struct group *g = &gs->g[lv][mid];
+		int c = cmp_key_node(g->key, g->node, key, node);
 
 		if (!c)
 			return g;
@@ -143,39 +151,70 @@ static const struct group *find_pkg(const struct groups *gs, int pkg, int node)
 	return NULL;
 }
 
-struct pkg_key {
-	int pkg, node;
+struct node_key {
+	int key, node;
 	unsigned q;
 };
 
-static int cmp_pkg_key(const void *a, const void *b)
+static int cmp_node_key(const void *a, const void *b)
 {
-	const struct pkg_key *x = a, *y = b;
-	int c = cmp_pkg_node(x->pkg, x->node, y->pkg, y->node);
+	const struct node_key *x = a, *y = b;
+	int c = cmp_key_node(x->key, x->node, y->key, y->node);
 
 	return c ? c : (x->q > y->q) - (x->q < y->q);
 }
 
-/* Groups by core and by node are indexed directly; (package, node) keys are
- * arbitrary numbers, sorted.  Every heap starts in queue order with load 0,
- * which is a valid heap.  -1: out of memory (no RPS is then planned). */
+/* Level BY_LLC or BY_PKG: the queues sorted by (LLC or package, node), then
+ * queue number, from entry *k on; a queue whose CPU has no LLC is in no
+ * BY_LLC group. */
+static void build_keyed(const struct np_topology *topo, const struct np_dev *t,
+			const unsigned *qcpu, unsigned nrx, int lv, struct node_key *keys,
+			struct groups *gs, unsigned *k)
+{
+	unsigned n = 0;
+
+	for (unsigned q = 0; q < nrx; q++) {
+		const struct np_cpu *c = &topo->cpus[qcpu[q]];
+		int key = lv == BY_LLC ? np_cpu_llc(topo, qcpu[q]) : c->package_id;
+
+		if (!t->rxq[q].rps_err && key >= 0)
+			keys[n++] = (struct node_key){ key, c->node, q };
+	}
+	qsort(keys, n, sizeof(*keys), cmp_node_key);
+	for (unsigned i = 0; i < n; i++) {
+		struct group *g = gs->n[lv] ? &gs->g[lv][gs->n[lv] - 1] : NULL;
+
+		if (!g || g->key != keys[i].key || g->node != keys[i].node) {
+			g = &gs->g[lv][gs->n[lv]++];
+			*g = (struct group){ .start = *k, .key = keys[i].key, .node = keys[i].node };
+		}
+		gs->e[(*k)++] = (struct entry){ 0, keys[i].q };
+		g->n++;
+	}
+}
+
+/* Groups by core and by node are indexed directly; (LLC, node) and
+ * (package, node) keys are arbitrary numbers, sorted.  Every heap starts in
+ * queue order with load 0, which is a valid heap.  -1: out of memory (no
+ * RPS is then planned). */
 static int build_groups(const struct np_topology *topo, const struct np_dev *t,
 			const unsigned *qcpu, unsigned nrx, struct groups *gs)
 {
 	static const int levels[] = { BY_CORE, BY_NODE };
-	unsigned nc = topo->nr_cores, nn = topo->nr_nodes, k = 0, n = 0;
-	struct pkg_key *keys;
+	unsigned nc = topo->nr_cores, nn = topo->nr_nodes, k = 0;
+	struct node_key *keys;
 
 	memset(gs, 0, sizeof(*gs));
-	gs->e = malloc(sizeof(*gs->e) * 3 * nrx);
-	gs->g[BY_CORE] = calloc(nc + nn + 2 * nrx + 2, sizeof(struct group));
+	gs->e = malloc(sizeof(*gs->e) * LEVELS * nrx);
+	gs->g[BY_CORE] = calloc(nc + nn + 3 * (size_t)nrx + 3, sizeof(struct group));
 	gs->core_g = malloc(sizeof(int) * (nc + nn + 1));
-	keys = malloc(sizeof(*keys) * nrx);
+	keys = malloc(sizeof(*keys) * (nrx ? nrx : 1));
 	if (!gs->e || !gs->g[BY_CORE] || !gs->core_g || !keys) {
 		free(keys);
 		return -1;
 	}
-	gs->g[BY_PKG] = gs->g[BY_CORE] + nc + 1;
+	gs->g[BY_LLC] = gs->g[BY_CORE] + nc + 1;
+	gs->g[BY_PKG] = gs->g[BY_LLC] + nrx + 1;
 	gs->g[BY_NODE] = gs->g[BY_PKG] + nrx + 1;
 	gs->node_g = gs->core_g + nc;
 	/* level 0 and 2: count per key, then place in queue order */
@@ -214,24 +253,8 @@ static int build_groups(const struct np_topology *topo, const struct np_dev *t,
 			gs->e[gr->start + gr->n++] = (struct entry){ 0, q };
 		}
 	}
-	/* level 1: queues sorted by (package, node), then queue number */
-	for (unsigned q = 0; q < nrx; q++) {
-		const struct np_cpu *c = &topo->cpus[qcpu[q]];
-
-		if (!t->rxq[q].rps_err)
-			keys[n++] = (struct pkg_key){ c->package_id, c->node, q };
-	}
-	qsort(keys, n, sizeof(*keys), cmp_pkg_key);
-	for (unsigned i = 0; i < n; i++) {
-		struct group *g = gs->n[BY_PKG] ? &gs->g[BY_PKG][gs->n[BY_PKG] - 1] : NULL;
-
-		if (!g || g->pkg != keys[i].pkg || g->node != keys[i].node) {
-			g = &gs->g[BY_PKG][gs->n[BY_PKG]++];
-			*g = (struct group){ .start = k, .pkg = keys[i].pkg, .node = keys[i].node };
-		}
-		gs->e[k++] = (struct entry){ 0, keys[i].q };
-		g->n++;
-	}
+	build_keyed(topo, t, qcpu, nrx, BY_LLC, keys, gs, &k);
+	build_keyed(topo, t, qcpu, nrx, BY_PKG, keys, gs, &k);
 	free(keys);
 	return 0;
 }
@@ -267,14 +290,20 @@ static bool indexable(const struct np_topology *topo, const struct np_cpumask *l
 	return true;
 }
 
-/* The nearest queue by the groups: the CPU's core, (package, node), node. */
-static int nearest_by_groups(struct groups *gs, const struct np_cpu *c, const unsigned *load)
+/* The nearest queue by the groups: the CPU's core, (LLC, node), (package,
+ * node), node. */
+static int nearest_by_groups(struct groups *gs, const struct np_topology *topo, unsigned cpu,
+			     const unsigned *load)
 {
-	int best = gs->core_g[c->core];
+	const struct np_cpu *c = &topo->cpus[cpu];
+	int best = gs->core_g[c->core], llc = np_cpu_llc(topo, cpu);
 
 	if (best >= 0)
 		return group_best(gs, &gs->g[BY_CORE][best], load);
-	best = group_best(gs, find_pkg(gs, c->package_id, c->node), load);
+	best = llc < 0 ? -1 : group_best(gs, find_keyed(gs, BY_LLC, llc, c->node), load);
+	if (best >= 0)
+		return best;
+	best = group_best(gs, find_keyed(gs, BY_PKG, c->package_id, c->node), load);
 	if (best >= 0)
 		return best;
 	best = gs->node_g[c->node];
@@ -311,7 +340,7 @@ unsigned np_spread_rps(const struct np_state *st, const struct np_cpu_order *o, 
 		if ((unsigned)cpu >= topo->nr_cpus || np_cpumask_test(&irq_cpus, (unsigned)cpu))
 			continue;
 		if (fast)
-			best = nearest_by_groups(&gs, &topo->cpus[cpu], load);
+			best = nearest_by_groups(&gs, topo, (unsigned)cpu, load);
 		else
 			best = nearest_by_scan(topo, t, qcpu, nrx, load, (unsigned)cpu);
 		if (best < 0)

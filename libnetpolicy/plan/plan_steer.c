@@ -38,31 +38,68 @@ static void clear_xps_rxqs(struct np_plan *plan)
 	}
 }
 
+/* Queues grouped by their CPU's node (llc false) or LLC, in queue order
+ * within a group: group k is q[start[k] .. start[k + 1]).  start has
+ * nkeys + 1 entries, q ntx; a queue whose CPU has no key is in no group. */
+static void group_queues(const struct np_topology *topo, const struct np_cpu_order *o,
+			 unsigned ntx, bool llc, unsigned nkeys, int *start, int *q)
+{
+	memset(start, 0, sizeof(int) * (nkeys + 1));
+	for (unsigned i = 0; i < ntx; i++) {
+		unsigned cpu = np_queue_cpu(o, i);
+		unsigned k = (unsigned)(llc ? np_cpu_llc(topo, cpu) : topo->cpus[cpu].node);
+
+		if (k < nkeys)
+			start[k + 1]++;
+	}
+	for (unsigned k = 0; k < nkeys; k++)
+		start[k + 1] += start[k];
+	/* start[k] serves as group k's fill cursor, then shifts back */
+	for (unsigned i = 0; i < ntx; i++) {
+		unsigned cpu = np_queue_cpu(o, i);
+		unsigned k = (unsigned)(llc ? np_cpu_llc(topo, cpu) : topo->cpus[cpu].node);
+
+		if (k < nkeys)
+			q[start[k]++] = (int)i;
+	}
+	for (unsigned k = nkeys; k > 0; k--)
+		start[k] = start[k - 1];
+	start[0] = 0;
+}
+
 /* Every online CPU sends through one queue: its own CPU's, else one on its
- * core, else one on its node (round robin), else any (round robin), so no CPU
- * falls back to hashing.  Lookup tables keep this linear in CPUs + queues
- * (1024 CPUs x 256 queues took milliseconds scanning the queues per CPU). */
+ * core, else one in its LLC (round robin per LLC, where the topology has
+ * LLCs: the completions and the socket's lines stay in the L3 the sender
+ * uses), else one on its node (round robin), else any (round robin), so no
+ * CPU falls back to hashing.  Lookup tables keep this linear in CPUs +
+ * queues (1024 CPUs x 256 queues took milliseconds scanning the queues per
+ * CPU). */
 int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
 		struct np_plan *plan)
 {
 	struct np_dev *t = &plan->target->dev;
 	const struct np_topology *topo = &st->topo;
 	unsigned ntx = nq < t->n_txq ? nq : t->n_txq, nnodes = topo->nr_nodes, rr = 0;
-	int *by_cpu, *by_core, *node_start, *node_q;
+	unsigned nllc = topo->nr_llcs;
+	int *by_cpu, *by_core, *node_start, *node_q, *llc_start, *llc_q, *llc_rr;
 	bool noted = false;
 
 	if (!ntx)
 		return 0;
 	/* size_t: a 32-bit sum of counts wrapped into a short buffer */
-	by_cpu = malloc(sizeof(int) * ((size_t)topo->nr_cpus + topo->nr_cores + nnodes + 1 + ntx));
+	by_cpu = malloc(sizeof(int) * ((size_t)topo->nr_cpus + topo->nr_cores + nnodes + 1 + ntx +
+				       2 * (size_t)nllc + 1 + ntx));
 	if (!by_cpu)
 		return -ENOMEM;
 	by_core = by_cpu + topo->nr_cpus;
 	node_start = by_core + topo->nr_cores;
 	node_q = node_start + nnodes + 1;
+	llc_start = node_q + ntx;
+	llc_q = llc_start + nllc + 1;
+	llc_rr = llc_q + ntx;
 	for (unsigned i = 0; i < topo->nr_cpus + topo->nr_cores; i++)
 		by_cpu[i] = -1;
-	memset(node_start, 0, sizeof(int) * (nnodes + 1));
+	memset(llc_rr, 0, sizeof(int) * nllc);
 	/* lowest queue first, as the IRQ plan hands out CPUs */
 	for (unsigned q = ntx; q-- > 0;) {
 		const struct np_cpu *c = &topo->cpus[np_queue_cpu(o, q)];
@@ -70,22 +107,9 @@ int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigne
 		by_cpu[np_queue_cpu(o, q)] = (int)q;
 		if (c->core >= 0 && (unsigned)c->core < topo->nr_cores)
 			by_core[c->core] = (int)q;
-		if ((unsigned)c->node < nnodes)
-			node_start[c->node + 1]++;
 	}
-	/* Queues grouped by node, in queue order within a node: node_start[n]
-	 * serves as node n's fill cursor, then shifts back to its start. */
-	for (unsigned n = 0; n < nnodes; n++)
-		node_start[n + 1] += node_start[n];
-	for (unsigned q = 0; q < ntx; q++) {
-		unsigned n = (unsigned)topo->cpus[np_queue_cpu(o, q)].node;
-
-		if (n < nnodes)
-			node_q[node_start[n]++] = (int)q;
-	}
-	for (unsigned n = nnodes; n > 0; n--)
-		node_start[n] = node_start[n - 1];
-	node_start[0] = 0;
+	group_queues(topo, o, ntx, false, nnodes, node_start, node_q);
+	group_queues(topo, o, ntx, true, nllc, llc_start, llc_q);
 
 	for (unsigned q = 0; q < t->n_txq; q++) {
 		if (t->txq[q].xps_err) {
@@ -101,7 +125,7 @@ int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigne
 	}
 	np_cpumask_for_each(cpu, &topo->online) {
 		const struct np_cpu *c;
-		int best;
+		int best, l;
 
 		if ((unsigned)cpu >= topo->nr_cpus)
 			break;
@@ -109,6 +133,9 @@ int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigne
 		best = by_cpu[cpu];
 		if (best < 0 && c->core >= 0 && (unsigned)c->core < topo->nr_cores)
 			best = by_core[c->core];
+		l = np_cpu_llc(topo, (unsigned)cpu);
+		if (best < 0 && l >= 0 && llc_start[l + 1] > llc_start[l])
+			best = llc_q[llc_start[l] + llc_rr[l]++ % (llc_start[l + 1] - llc_start[l])];
 		if (best < 0) {
 			unsigned n = (unsigned)c->node, nc = 0;
 

@@ -180,7 +180,8 @@ bool states_equal(const struct np_state *a, const struct np_state *b)
 	const struct np_dev *d = &a->dev, *e = &b->dev;
 
 	if (x->nr_cpus != y->nr_cpus || x->nr_nodes != y->nr_nodes || x->nr_cores != y->nr_cores ||
-	    x->nr_packages != y->nr_packages || x->smt != y->smt ||
+	    x->nr_packages != y->nr_packages || x->smt != y->smt || x->nr_llcs != y->nr_llcs ||
+	    x->nr_clusters != y->nr_clusters ||
 	    !np_cpumask_equal(&x->online, &y->online) ||
 	    !np_cpumask_equal(&x->possible, &y->possible) ||
 	    !np_cpumask_equal(&x->isolated, &y->isolated) ||
@@ -192,6 +193,10 @@ bool states_equal(const struct np_state *a, const struct np_state *b)
 		if (p->core_id != q->core_id || p->package_id != q->package_id ||
 		    p->node != q->node || p->core != q->core || p->thread != q->thread ||
 		    p->online != q->online)
+			return false;
+		/* the ids mean something only on online CPUs of a machine with them */
+		if (p->online && ((x->nr_llcs && p->llc != q->llc) ||
+				  (x->nr_clusters && p->cluster != q->cluster)))
 			return false;
 	}
 	for (unsigned i = 0; i < x->nr_nodes; i++)

@@ -71,6 +71,8 @@ static int build_topology(const struct shape *s, struct np_topology *t)
 		c->package_id = (int)pkg;
 		c->core_id = (int)(core - first_of_pkg);
 		c->node = (int)(core * nodes / ncores);
+		c->llc = s->llcs ? (int)(core * s->llcs / ncores) : -1;
+		c->cluster = -1;
 		if (dense[core] == ~0u) {
 			dense[core] = t->nr_cores++;
 		} else {
@@ -87,7 +89,8 @@ static int build_topology(const struct shape *s, struct np_topology *t)
 			t->nr_packages++;
 		}
 	}
-	if (np_cpumask_empty(&t->online))
+	t->nr_llcs = s->llcs;
+	if (np_cpumask_empty(&t->online) || s->llcs > ncores)
 		r = -EINVAL;
 out:
 	free(dense);

@@ -37,6 +37,8 @@ struct shape {
 	unsigned threads;		/* threads per core (SMT-4: 4), 0 means 2 with smt, else 1 */
 	bool adjacent;			/* a core's threads numbered adjacently (QEMU threads=N,
 					   POWER): CPU N's core is N / threads */
+	unsigned llcs;			/* last-level caches, 0 means none reported (unknown);
+					   cores split evenly, as nodes and packages are */
 	unsigned cpuless_nodes;		/* NUMA nodes without CPUs, numbered after the others */
 	const char *offline;		/* cpulists, NULL for none */
 	const char *isolated;

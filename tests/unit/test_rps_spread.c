@@ -8,6 +8,10 @@
  * nodes without the NIC), with queues whose
  * rps_cpus is unreadable, and on a topology whose core numbers the groups
  * cannot index (the planner then asks every queue itself).
+ *
+ * And what the last-level caches change (an EPYC-like machine, an L3 per
+ * 4-core CCX): IRQs one per LLC before a second in any, each RPS mask and
+ * each XPS CPU in its queue's LLC.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,14 +33,14 @@ static void reference(const struct np_state *st, const struct np_cpu_order *o, u
 	for (unsigned q = 0; q < nrx; q++)
 		np_cpumask_set(&irq, np_queue_cpu(o, q));
 	np_cpumask_for_each(cpu, &o->local) {
-		int best = -1, best_d = 3;
+		int best = -1, best_d = 4;
 
 		if ((unsigned)cpu >= topo->nr_cpus || np_cpumask_test(&irq, (unsigned)cpu))
 			continue;
 		for (unsigned q = 0; q < nrx; q++) {
 			int d = np_cpu_distance(topo, np_queue_cpu(o, q), (unsigned)cpu);
 
-			if (t->rxq[q].rps_err || d > 2)
+			if (t->rxq[q].rps_err || d > 3)
 				continue;
 			if (best < 0 || d < best_d || (d == best_d && load[q] < load[best])) {
 				best = (int)q;
@@ -105,10 +109,74 @@ static const struct {
 		.packages = 2, .driver = "ixgbe", .nic_node = 1, .max_queues = 8, .queues = 8 }, 3 },
 	{ "48 CPUs without SMT, 3 queues", { .cpus = 48, .nodes = 2, .packages = 2,
 		.driver = "ixgbe", .nic_node = -1, .max_queues = 3, .queues = 3 }, 3 },
+	{ "64 CPUs, 8 LLCs on 2 nodes", { .cpus = 64, .smt = true, .nodes = 2, .llcs = 8,
+		.driver = "mlx5_core", .nic_node = 0, .max_queues = 8, .queues = 8 }, 6 },
+	{ "256 CPUs, 32 LLCs, 2 packages, 4 nodes", { .cpus = 256, .smt = true, .nodes = 4,
+		.packages = 2, .llcs = 32, .driver = "mlx5_core", .nic_node = 1,
+		.max_queues = 64, .queues = 64 }, 13 },
 };
+
+/* 1 node, 16 cores with SMT in 4 LLCs of 4 cores (CPUs 4k..4k+3 and their
+ * siblings 16 + 4k..), 8 queues: cores 0, 4, 8, 12 take the first four
+ * IRQs, one per LLC, then 1, 5, 9, 13; every RPS CPU and every XPS CPU is in
+ * its queue's LLC. */
+static void test_llc(void)
+{
+	struct shape s = { .cpus = 32, .smt = true, .llcs = 4, .driver = "mlx5_core",
+			   .nic_node = 0, .max_queues = 8, .queues = 8 };
+	static const unsigned want[] = { 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15 };
+	struct np_plan plan = { 0 };
+	struct np_state *st = NULL;
+	struct np_cpu_order o;
+	unsigned same = 0, rps_in = 0, rps_out = 0, xps_in = 0, xps_out = 0;
+
+	if (shape_build(&s, &st) < 0 || np_cpu_order(&st->topo, &st->topo.online,
+						     &st->topo.online, &o) < 0 ||
+	    np_state_dup(st, &plan.target) < 0) {
+		ok(0, "LLC: shape");
+		return;
+	}
+	is_int(st->topo.nr_llcs, 4, "LLC: 4 LLCs in the shape");
+	for (unsigned i = 0; i < NP_ARRAY_SIZE(want) && i < o.n; i++)
+		same += o.order[i] == want[i];
+	is_int(same, NP_ARRAY_SIZE(want), "LLC: primary cores round robin over the LLCs "
+	       "(%u %u %u %u %u ...)", o.order[0], o.order[1], o.order[2], o.order[3], o.order[4]);
+	is_int(o.order[16], 16, "LLC: SMT siblings after every core, round robin too (%u %u)",
+	       o.order[16], o.order[17]);
+	is_int(o.order[17], 20, "LLC: the second sibling is in the second LLC");
+	zero_rps(&plan.target->dev);
+	np_spread_rps(st, &o, 8, &plan);
+	np_plan_xps(st, &o, 8, &plan);
+	for (unsigned q = 0; q < 8; q++) {
+		int l = np_cpu_llc(&st->topo, np_queue_cpu(&o, q));
+
+		np_cpumask_for_each(cpu, &plan.target->dev.rxq[q].rps_cpus) {
+			if (np_cpu_llc(&st->topo, (unsigned)cpu) == l)
+				rps_in++;
+			else
+				rps_out++;
+		}
+		np_cpumask_for_each(cpu, &plan.target->dev.txq[q].xps_cpus) {
+			if (np_cpu_llc(&st->topo, (unsigned)cpu) == l)
+				xps_in++;
+			else
+				xps_out++;
+		}
+	}
+	is_int(rps_in, 24, "LLC: every CPU without an IRQ in some RPS mask");
+	is_int(rps_out, 0, "LLC: no RPS CPU outside its queue's LLC");
+	is_int(xps_in, 32, "LLC: every CPU in some XPS map");
+	is_int(xps_out, 0, "LLC: no XPS CPU outside its queue's LLC");
+	ok(np_cpumask_weight(&plan.target->dev.rxq[0].rps_cpus) == 3,
+	   "LLC: rx-0 takes 3 CPUs of its LLC (the LLC's 6 split with rx-4)");
+	np_state_free(plan.target);
+	np_state_free(st);
+	np_cpu_order_clear(&o);
+}
 
 int main(void)
 {
+	test_llc();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct np_state *st = NULL;
 

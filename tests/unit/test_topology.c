@@ -113,6 +113,8 @@ static void test_two_sockets(void)
 	for (unsigned i = 0; i < 16; i++)
 		two_each &= seen[i] == 2;
 	ok(all_online, "2s: every CPU online");
+	is_int(t.nr_llcs, 0, "2s: the fixture has no cacheinfo: LLCs unknown");
+	is_int(t.cpus[3].llc, -1, "2s: llc -1");
 	ok(two_each, "2s: every core has exactly two threads");
 	np_topology_clear(&t);
 	close(fd);
@@ -206,6 +208,118 @@ static void test_odd_trees(void)
 	rmtree();
 }
 
+#define CPU "sys/devices/system/cpu/"
+
+/* The last-level cache and the cluster of each CPU: 8 CPUs, 4 cores with
+ * SMT (CPU n and n + 4), L1d, L1i and L2 per core, an L3 per 2 cores (an
+ * EPYC CCX in small); a cluster per core. */
+static void test_cache(void)
+{
+	static const char *const l3[] = { "0-1,4-5", "0-1,4-5", "2-3,6-7", "2-3,6-7" };
+	const char *files[8 * 16 + 8];
+	char buf[8 * 16][96];
+	struct np_error err = { 0 };
+	struct np_topology t;
+	unsigned n = 0, b = 0;
+	int fd, r;
+
+	files[n++] = CPU "possible=0-7";
+	files[n++] = CPU "online=0-7";
+	for (unsigned c = 0; c < 8; c++) {
+		unsigned core = c % 4;
+
+#define PUT(...) (snprintf(buf[b], sizeof(buf[b]), __VA_ARGS__), files[n++] = buf[b++])
+		PUT(CPU "cpu%u/topology/core_id=%u", c, core);
+		PUT(CPU "cpu%u/topology/physical_package_id=0", c);
+		PUT(CPU "cpu%u/topology/cluster_cpus_list=%u,%u", c, core, core + 4);
+		PUT(CPU "cpu%u/cache/index0/level=1", c);
+		PUT(CPU "cpu%u/cache/index0/type=Data", c);
+		PUT(CPU "cpu%u/cache/index0/shared_cpu_list=%u,%u", c, core, core + 4);
+		PUT(CPU "cpu%u/cache/index1/level=1", c);
+		PUT(CPU "cpu%u/cache/index1/type=Instruction", c);
+		PUT(CPU "cpu%u/cache/index2/level=2", c);
+		PUT(CPU "cpu%u/cache/index2/type=Unified", c);
+		PUT(CPU "cpu%u/cache/index2/shared_cpu_list=%u,%u", c, core, core + 4);
+		PUT(CPU "cpu%u/cache/index3/level=3", c);
+		PUT(CPU "cpu%u/cache/index3/type=Unified", c);
+		PUT(CPU "cpu%u/cache/index3/shared_cpu_list=%s", c, l3[core]);
+	}
+	files[n] = NULL;
+	fd = mktree(files);
+	r = np_topology_read(fd, &t, &err);
+	is_int(r, 0, "cache: tree read (%s)", err.msg);
+	if (!r) {
+		is_int(t.nr_llcs, 2, "cache: 2 LLCs (index3, level 3)");
+		ok(t.cpus[0].llc == 0 && t.cpus[1].llc == 0 && t.cpus[4].llc == 0 &&
+		   t.cpus[5].llc == 0, "cache: CPUs 0-1,4-5 share LLC 0");
+		ok(t.cpus[2].llc == 1 && t.cpus[3].llc == 1 && t.cpus[6].llc == 1 &&
+		   t.cpus[7].llc == 1, "cache: CPUs 2-3,6-7 share LLC 1");
+		is_int(t.nr_clusters, 4, "cache: 4 clusters (one per core here)");
+		ok(t.cpus[1].cluster == 1 && t.cpus[5].cluster == 1 && t.cpus[2].cluster == 2,
+		   "cache: a cluster is its cluster_cpus_list");
+		is_int(np_cpu_llc(&t, 6), 1, "cache: np_cpu_llc");
+		np_topology_clear(&t);
+	}
+	close(fd);
+
+	/* no index3 (the last level the kernel reports is the L2, shared by
+	 * two cores): the highest unified level is the LLC; no clusters */
+	n = 0;
+	for (unsigned i = 0; files[i]; i++)
+		if (!strstr(files[i], "index3") && !strstr(files[i], "cluster"))
+			files[n++] = files[i];
+	files[n] = NULL;
+	for (unsigned i = 0; files[i]; i++)
+		if (strstr(files[i], "index2/shared_cpu_list")) {
+			unsigned c = (unsigned)atoi(strstr(files[i], "cpu/cpu") + 7);
+			char l2[96];
+
+			snprintf(l2, sizeof(l2), CPU "cpu%u/cache/index2/shared_cpu_list=%s", c,
+				 l3[c % 4]);
+			files[i] = strdup(l2);
+		}
+	fd = mktree(files);
+	r = np_topology_read(fd, &t, &err);
+	is_int(r, 0, "cache without index3: tree read (%s)", err.msg);
+	if (!r) {
+		is_int(t.nr_llcs, 2, "cache without index3: the L2s are the LLCs");
+		ok(t.cpus[5].llc == 0 && t.cpus[6].llc == 1, "cache without index3: by shared_cpu_list");
+		is_int(t.nr_clusters, 0, "cache without index3: no cluster files, no clusters");
+		is_int(t.cpus[0].cluster, -1, "cache without index3: cluster -1");
+		np_topology_clear(&t);
+	}
+	close(fd);
+	for (unsigned i = 0; files[i]; i++)
+		if (strstr(files[i], "index2/shared_cpu_list"))
+			free((char *)files[i]);
+
+	/* one online CPU without cacheinfo: no LLCs at all, as before */
+	fd = mktree((const char *const[]){
+		CPU "possible=0-1", CPU "online=0-1",
+		CPU "cpu0/cache/index0/level=3", CPU "cpu0/cache/index0/type=Unified",
+		CPU "cpu0/cache/index0/shared_cpu_list=0-1", NULL });
+	r = np_topology_read(fd, &t, &err);
+	is_int(r, 0, "partial cacheinfo: tree read (%s)", err.msg);
+	if (!r) {
+		is_int(t.nr_llcs, 1, "partial cacheinfo: cpu0's list covers cpu1, which is not read");
+		np_topology_clear(&t);
+	}
+	close(fd);
+	fd = mktree((const char *const[]){
+		CPU "possible=0-2", CPU "online=0-2",
+		CPU "cpu0/cache/index0/level=3", CPU "cpu0/cache/index0/type=Unified",
+		CPU "cpu0/cache/index0/shared_cpu_list=0-1", NULL });
+	r = np_topology_read(fd, &t, &err);
+	is_int(r, 0, "missing cacheinfo: tree read (%s)", err.msg);
+	if (!r) {
+		is_int(t.nr_llcs, 0, "missing cacheinfo on cpu2: LLCs unknown");
+		ok(t.cpus[0].llc == -1 && t.cpus[2].llc == -1, "missing cacheinfo: every llc -1");
+		np_topology_clear(&t);
+	}
+	close(fd);
+	rmtree();
+}
+
 static void test_live(void)
 {
 	struct np_error err = { 0 };
@@ -220,6 +334,18 @@ static void test_live(void)
 		ok(t.nr_cores >= 1 && t.nr_packages >= 1 && t.nr_nodes >= 1,
 		   "live: %u cores, %u packages, %u nodes", t.nr_cores, t.nr_packages,
 		   t.nr_nodes);
+		/* the machine's caches, where its kernel reports them: only
+		 * that they are consistent, not what they are */
+		if (access("/sys/devices/system/cpu/cpu0/cache/index0/level", F_OK) == 0) {
+			bool in_range = true;
+
+			np_cpumask_for_each(c, &t.online)
+				in_range &= np_cpu_llc(&t, (unsigned)c) >= 0 || !t.nr_llcs;
+			ok(t.nr_llcs <= np_cpumask_weight(&t.online) && in_range,
+			   "live: %u LLCs, every online CPU in one", t.nr_llcs);
+		} else {
+			is_int(t.nr_llcs, 0, "live: no cacheinfo, no LLCs");
+		}
 		np_topology_clear(&t);
 	}
 	close(fd);
@@ -460,6 +586,7 @@ int main(void)
 	test_vm();
 	test_offline();
 	test_odd_trees();
+	test_cache();
 	test_live();
 	test_sysfs_mlx5();
 	test_sysfs_vm();
