@@ -113,18 +113,14 @@ static int count_domains(struct np_topology *t, const char *path, bool llc,
 	return 0;
 }
 
-static int read_topology(struct json_object *o, const char *path, struct np_topology *t,
-			 struct np_error *err)
+/* nr_cpus, the masks, the counts: the scalar members of the topology. */
+static int read_counts(struct json_object *o, const char *path, struct np_topology *t,
+		       struct np_error *err)
 {
-	struct json_object *nodes, *cpus, *v;
-	bool *given = NULL;
-	char p[JPATH];
-	size_t n;
+	struct json_object *v;
 	int64_t x;
 	int r;
 
-	if (!json_object_is_type(o, json_type_object))
-		return np_j_bad(err, path, NULL, "expected an object");
 	/* a machine has a CPU; its cores and packages are no more than its
 	 * CPUs (the planner sizes tables by them) */
 	if ((r = np_j_get_int(o, path, "nr_cpus", 1, NP_CPUS_MAX, &x, err)) < 0)
@@ -146,14 +142,22 @@ static int read_topology(struct json_object *o, const char *path, struct np_topo
 		return np_j_bad(err, path, "packages", "%u is out of range (1..nr_cpus %u)",
 				t->nr_packages, t->nr_cpus);
 	/* "possible" is optional: every CPU below nr_cpus when absent */
-	if (json_object_object_get_ex(o, "possible", &v)) {
-		r = np_j_get_mask(o, path, "possible", t->nr_cpus, &t->possible, err);
-		if (r < 0)
-			return r;
-	} else {
-		for (unsigned c = 0; c < t->nr_cpus; c++)
-			np_cpumask_set(&t->possible, c);
-	}
+	if (json_object_object_get_ex(o, "possible", &v))
+		return np_j_get_mask(o, path, "possible", t->nr_cpus, &t->possible, err);
+	for (unsigned c = 0; c < t->nr_cpus; c++)
+		np_cpumask_set(&t->possible, c);
+	return 0;
+}
+
+/* "nodes": each node once, with its CPUs. */
+static int read_nodes(struct json_object *o, const char *path, struct np_topology *t,
+		      struct np_error *err)
+{
+	struct json_object *nodes;
+	char p[JPATH];
+	size_t n;
+	int64_t x;
+	int r;
 
 	if ((r = np_j_get_objects(o, path, "nodes", &nodes, &n, err)) < 0)
 		return r;
@@ -183,6 +187,19 @@ static int read_topology(struct json_object *o, const char *path, struct np_topo
 		if (r < 0)
 			return r;
 	}
+	return 0;
+}
+
+/* "cpus": one entry per CPU below nr_cpus, agreeing with "online"; then
+ * the cache domains and the cores they make. */
+static int read_cpus(struct json_object *o, const char *path, struct np_topology *t,
+		     struct np_error *err)
+{
+	struct json_object *cpus;
+	bool *given = NULL;
+	char p[JPATH];
+	size_t n;
+	int r;
 
 	if ((r = np_j_get_objects(o, path, "cpus", &cpus, &n, err)) < 0)
 		return r;
@@ -217,6 +234,21 @@ static int read_topology(struct json_object *o, const char *path, struct np_topo
 	}
 out:
 	free(given);
+	return r;
+}
+
+static int read_topology(struct json_object *o, const char *path, struct np_topology *t,
+			 struct np_error *err)
+{
+	int r;
+
+	if (!json_object_is_type(o, json_type_object))
+		return np_j_bad(err, path, NULL, "expected an object");
+	r = read_counts(o, path, t, err);
+	if (r >= 0)
+		r = read_nodes(o, path, t, err);
+	if (r >= 0)
+		r = read_cpus(o, path, t, err);
 	return r;
 }
 
