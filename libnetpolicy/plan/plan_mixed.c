@@ -98,17 +98,88 @@ static int cmp_cpu(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The eligible CPUs of each core as lists: head[core], then next[cpu], -1
+ * ends.  Scanning every eligible CPU for each core was cores x CPUs, 9 ms
+ * at 1024 CPUs.  One allocation, head first; NULL when out of memory. */
+static int *core_lists(const struct np_topology *topo, const struct np_cpumask *eligible,
+		       int **next)
+{
+	int *head = malloc(sizeof(int) * ((size_t)topo->nr_cores + topo->nr_cpus + 1));
+
+	if (!head)
+		return NULL;
+	*next = head + topo->nr_cores;
+	for (unsigned i = 0; i < topo->nr_cores; i++)
+		head[i] = -1;
+	np_cpumask_for_each(cpu, eligible) {
+		int core;
+
+		if ((unsigned)cpu >= topo->nr_cpus)
+			break;
+		core = topo->cpus[cpu].core;
+		if (core < 0 || (unsigned)core >= topo->nr_cores)
+			continue;
+		(*next)[cpu] = head[core];
+		head[core] = cpu;
+	}
+	return head;
+}
+
+/* The class's CPUs of core (those on the lists) into m. */
+static void add_core(const struct np_mixed_class *k, const int *head, const int *next, int core,
+		     struct np_cpumask *m)
+{
+	for (int x = head[core]; x >= 0; x = next[x])
+		if (np_cpumask_test(&k->cpus, (unsigned)x))
+			np_cpumask_set(m, (unsigned)x);
+}
+
+/* Class k takes n cores from core_cpu[first...] (wrapping over n_cores):
+ * their CPUs, its queue j's IRQ on its (j mod n)-th core and that core's
+ * CPUs sending on queue j; cores without a queue of their own send on the
+ * class's queues. */
+static void place_class(const struct np_topology *topo, struct np_dev *t,
+			struct np_mixed_class *k, const unsigned *core_cpu, unsigned first,
+			unsigned n, unsigned n_cores, const int *head, const int *next)
+{
+	np_cpumask_zero(&k->cpus);
+	for (unsigned i = 0; i < n; i++) {
+		int core = topo->cpus[core_cpu[(first + i) % n_cores]].core;
+
+		for (int x = head[core]; x >= 0; x = next[x])
+			np_cpumask_set(&k->cpus, (unsigned)x);
+	}
+	for (unsigned j = 0; j < k->n_q; j++) {
+		unsigned cpu = core_cpu[(first + j % n) % n_cores], q = k->q_first + j;
+
+		for (unsigned i = 0; i < t->n_irq; i++) {
+			if (t->irq[i].queue != (int)q || t->irq[i].err)
+				continue;
+			np_cpumask_zero(&t->irq[i].affinity);
+			np_cpumask_set(&t->irq[i].affinity, cpu);
+		}
+		if (q < t->n_txq && !t->txq[q].xps_err)
+			add_core(k, head, next, topo->cpus[cpu].core, &t->txq[q].xps_cpus);
+	}
+	for (unsigned i = k->n_q; i < n; i++) {
+		unsigned q = k->q_first + i % k->n_q;
+
+		if (q < t->n_txq && !t->txq[q].xps_err)
+			add_core(k, head, next, topo->cpus[core_cpu[(first + i) % n_cores]].core,
+				 &t->txq[q].xps_cpus);
+	}
+}
+
 /* CPUs and IRQs: whole cores per class, local first. */
 static int plan_cpus(const struct np_state *st, const struct np_mixed_opts *opts,
 		     struct np_mixed *m, struct np_plan *plan)
 {
 	const struct np_topology *topo = &st->topo;
-	struct np_dev *t = &plan->target->dev;
 	struct np_cpumask eligible, local;
 	struct np_cpu_order o;
 	unsigned ncores[NP_CLASS__COUNT], first = 0, nused = 0;
 	unsigned *core_cpu;
-	int *core_head, *cpu_next, r;
+	int *core_head, *cpu_next = NULL, r;
 
 	eligible = opts->eligible;
 	if (np_cpumask_empty(&eligible))
@@ -126,29 +197,12 @@ static int plan_cpus(const struct np_state *st, const struct np_mixed_opts *opts
 	for (int c = 0; c < NP_CLASS__COUNT; c++)
 		nused += m->cls[c].used;
 	core_cpu = calloc(o.n_cores ? o.n_cores : 1, sizeof(*core_cpu));
-	/* the eligible CPUs of each core as lists (core_head[core], then
-	 * cpu_next[cpu], -1 ends): scanning every eligible CPU for each core
-	 * was cores x CPUs, 9 ms at 1024 CPUs */
-	core_head = malloc(sizeof(int) * ((size_t)topo->nr_cores + topo->nr_cpus + 1));
+	core_head = core_lists(topo, &eligible, &cpu_next);
 	if (!core_cpu || !core_head) {
 		free(core_cpu);
 		free(core_head);
 		np_cpu_order_clear(&o);
 		return -ENOMEM;
-	}
-	cpu_next = core_head + topo->nr_cores;
-	for (unsigned i = 0; i < topo->nr_cores; i++)
-		core_head[i] = -1;
-	np_cpumask_for_each(cpu, &eligible) {
-		int core;
-
-		if ((unsigned)cpu >= topo->nr_cpus)
-			break;
-		core = topo->cpus[cpu].core;
-		if (core < 0 || (unsigned)core >= topo->nr_cores)
-			continue;
-		cpu_next[cpu] = core_head[core];
-		core_head[core] = cpu;
 	}
 	for (unsigned i = 0; i < o.n_cores; i++)
 		core_cpu[i] = o.order[i];
@@ -167,48 +221,10 @@ static int plan_cpus(const struct np_state *st, const struct np_mixed_opts *opts
 			     "(latency flows may wait behind bulk work)", o.n_cores, nused);
 	}
 	for (int c = 0; c < NP_CLASS__COUNT; c++) {
-		struct np_mixed_class *k = &m->cls[c];
-
-		if (!k->used)
+		if (!m->cls[c].used)
 			continue;
-		np_cpumask_zero(&k->cpus);
-		for (unsigned i = 0; i < ncores[c]; i++) {
-			int core = topo->cpus[core_cpu[(first + i) % o.n_cores]].core;
-
-			for (int x = core_head[core]; x >= 0; x = cpu_next[x])
-				np_cpumask_set(&k->cpus, (unsigned)x);
-		}
-		/* IRQ of queue j of the class: its (j mod cores)-th core */
-		for (unsigned j = 0; j < k->n_q; j++) {
-			unsigned cpu = core_cpu[(first + j % ncores[c]) % o.n_cores];
-
-			for (unsigned i = 0; i < t->n_irq; i++) {
-				if (t->irq[i].queue != (int)(k->q_first + j) || t->irq[i].err)
-					continue;
-				np_cpumask_zero(&t->irq[i].affinity);
-				np_cpumask_set(&t->irq[i].affinity, cpu);
-			}
-			/* XPS: the class's CPUs of that core send on it */
-			if (k->q_first + j < t->n_txq && !t->txq[k->q_first + j].xps_err) {
-				int core = topo->cpus[cpu].core;
-
-				for (int x = core_head[core]; x >= 0; x = cpu_next[x])
-					if (np_cpumask_test(&k->cpus, (unsigned)x))
-						np_cpumask_set(&t->txq[k->q_first + j].xps_cpus,
-							       (unsigned)x);
-			}
-		}
-		/* cores without a queue of their own send on the class's queues */
-		for (unsigned i = k->n_q; i < ncores[c]; i++) {
-			unsigned q = k->q_first + i % k->n_q;
-			int core = topo->cpus[core_cpu[(first + i) % o.n_cores]].core;
-
-			if (q >= t->n_txq || t->txq[q].xps_err)
-				continue;
-			for (int x = core_head[core]; x >= 0; x = cpu_next[x])
-				if (np_cpumask_test(&k->cpus, (unsigned)x))
-					np_cpumask_set(&t->txq[q].xps_cpus, (unsigned)x);
-		}
+		place_class(topo, &plan->target->dev, &m->cls[c], core_cpu, first, ncores[c],
+			    o.n_cores, core_head, cpu_next);
 		first += ncores[c];
 	}
 	free(core_cpu);
