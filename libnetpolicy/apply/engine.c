@@ -21,25 +21,6 @@
 #include "np_policy.h"
 #include "np_test_hooks.h"
 
-void np_ctx_set_step_hook(struct np_ctx *ctx, np_step_fn fn, void *userdata)
-{
-	ctx->step_fn = fn;
-	ctx->step_ud = userdata;
-}
-
-void np_ctx_set_cancel(struct np_ctx *ctx, np_cancel_fn fn, void *userdata)
-{
-	ctx->cancel_fn = fn;
-	ctx->cancel_ud = userdata;
-}
-
-void np_ctx_set_tentative(struct np_ctx *ctx, unsigned seconds, np_tentative_fn fn, void *userdata)
-{
-	ctx->confirm_secs = seconds;
-	ctx->tentative_fn = fn;
-	ctx->tentative_ud = userdata;
-}
-
 int np_engine_start(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
 		    struct np_apply_result *res, struct np_error *err)
 {

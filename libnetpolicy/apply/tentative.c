@@ -10,9 +10,9 @@
  * keeps the policy and sysctl records as they were before the first
  * pending --confirm, and the revert puts both back.
  *
- * This file is the mechanism every command runs under the lock before its
- * own work (np_engine_begin: crash recovery, then an expired marker's
- * revert); confirm.c is the API that ends a pending change.
+ * This file is the expired marker's revert every changing command runs
+ * under the lock before its own work (np_engine_begin in engine.c, after
+ * crash recovery); confirm.c is the API that ends a pending change.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,20 +80,5 @@ int np_tentative_expire(struct np_engine *e, struct np_error *err)
 		e->step = 0;
 	}
 	np_tentative_release(&t);
-	return r;
-}
-
-/* What every command does first: take the lock, finish or roll back an
- * interrupted run, and (for commands that change the device) revert a
- * --confirm whose deadline passed. */
-int np_engine_begin(struct np_engine *e, struct np_ctx *ctx, const char *ifname,
-		    struct np_apply_result *res, bool expire, struct np_error *err)
-{
-	int r = np_engine_start(e, ctx, ifname, res, err);
-
-	if (r >= 0)
-		r = np_engine_recover(e, err);
-	if (r >= 0 && expire)
-		r = np_tentative_expire(e, err);
 	return r;
 }
