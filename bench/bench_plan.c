@@ -18,7 +18,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 #include "../tests/unit/shapes.h"
 
 #define TARGET_NS 1000000.0	/* 1 ms */

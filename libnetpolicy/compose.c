@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "np_engine.h"
-#include "np_policy.h"
+#include "apply/np_engine.h"
+#include "plan/np_policy.h"
 
 /* The caller's options as this library's struct (util/sized.c). */
 static int plan_opts_take(const struct np_plan_opts *in, struct np_plan_opts *out,

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "netpolicy/netpolicy.h"
-#include "np_state.h"
+#include "model/np_state.h"
 #include "np_test_hooks.h"
 
 #define NP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -3,7 +3,7 @@
 #ifndef NP_TRY_H
 #define NP_TRY_H
 
-#include "np_engine.h"
+#include "apply/np_engine.h"
 
 struct np_try {
 	struct np_ctx *ctx;

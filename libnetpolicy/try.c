@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "np_engine.h"
-#include "np_policy.h"
+#include "apply/np_engine.h"
+#include "plan/np_policy.h"
 #include "np_try.h"
 
 /* A link that renegotiates after a queue change comes up in well under this

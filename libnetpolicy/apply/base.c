@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_journal.h"
-#include "np_policy.h"
+#include "apply/np_journal.h"
+#include "plan/np_policy.h"
 
 static void max_into(struct np_sysctl *dst, const struct np_sysctl *src)
 {

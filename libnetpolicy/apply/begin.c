@@ -2,7 +2,7 @@
 /* Where every command on a device begins (np_engine_begin): above the
  * engine (engine.c) and the --confirm marker (tentative.c), which uses the
  * engine to revert. */
-#include "np_engine.h"
+#include "apply/np_engine.h"
 
 /* What every command does first: take the lock, finish or roll back an
  * interrupted run, and (for commands that change the device) revert a

@@ -10,7 +10,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include "np_mixed.h"
+#include "plan/np_mixed.h"
 #include "np_private.h"
 
 int np_class_cpus(struct np_ctx *ctx, const char *ifname, enum np_class cls, void *cpuset,

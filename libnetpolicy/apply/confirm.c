@@ -16,8 +16,8 @@
 
 #include <json-c/json.h>
 
-#include "np_engine.h"
-#include "np_journal.h"
+#include "apply/np_engine.h"
+#include "apply/np_journal.h"
 
 int np_confirm(struct np_ctx *ctx, const char *ifname, struct np_apply_result *res,
 	       struct np_error *err)

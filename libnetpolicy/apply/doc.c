@@ -7,7 +7,7 @@
  */
 #include <stdbool.h>
 
-#include "np_store.h"
+#include "apply/np_store.h"
 
 /* Add v (consumed) under key; false (and o freed) when memory ran out.
  * A NULL v is a json_object_new_*() that failed, never a JSON null: added

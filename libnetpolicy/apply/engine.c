@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "drivers/np_drivers.h"
-#include "np_engine.h"
-#include "np_policy.h"
+#include "apply/np_engine.h"
+#include "plan/np_policy.h"
 #include "np_test_hooks.h"
 
 int np_engine_start(struct np_engine *e, struct np_ctx *ctx, const char *ifname,

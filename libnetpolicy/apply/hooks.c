@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The caller's hooks into the apply engine (netpolicy/context.h): a step
  * callback, a cancel check between steps, and the --confirm watchdog. */
-#include "np_engine.h"
+#include "apply/np_engine.h"
 
 void np_ctx_set_step_hook(struct np_ctx *ctx, np_step_fn fn, void *userdata)
 {

@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <time.h>
 
-#include "np_journal.h"
-#include "np_serialize.h"
+#include "apply/np_journal.h"
+#include "model/np_serialize.h"
 
 #define JOURNAL_FORMAT "netpolicy-journal"
 #define JOURNAL_VERSION 2

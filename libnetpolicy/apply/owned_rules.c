@@ -18,10 +18,10 @@
 
 #include <json-c/json.h>
 
-#include "np_flow.h"
-#include "np_journal.h"
-#include "np_mixed.h"
-#include "np_state.h"
+#include "model/np_flow.h"
+#include "apply/np_journal.h"
+#include "plan/np_mixed.h"
+#include "model/np_state.h"
 
 /* The class a planned rule belongs to: its context, or its queue. */
 static struct np_class_record *class_of(struct np_mixed_record *r, const struct np_rule *g)

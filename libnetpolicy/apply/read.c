@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_engine.h"
+#include "apply/np_engine.h"
 
 /* The device we were changing is no longer under its name in this
  * namespace.  Say what became of it when we can tell. */

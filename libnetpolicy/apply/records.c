@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "np_serialize.h"
-#include "np_store.h"
+#include "model/np_serialize.h"
+#include "apply/np_store.h"
 
 #define PRISTINE_FORMAT "netpolicy-pristine"
 #define POLICY_FORMAT "netpolicy-policy"

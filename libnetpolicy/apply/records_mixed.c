@@ -11,8 +11,8 @@
 
 #include <json-c/json.h>
 
-#include "np_mixed.h"
-#include "np_store.h"
+#include "plan/np_mixed.h"
+#include "apply/np_store.h"
 
 /* A bound for sanity, not a kernel limit: a damaged record must not name
  * queue numbers that overflow the planner's arithmetic. */

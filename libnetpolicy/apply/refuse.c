@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_policy.h"
-#include "np_refuse.h"
+#include "plan/np_policy.h"
+#include "apply/np_refuse.h"
 
 /* "Not supported" from any knob means the driver lacks the operation or the
  * field; "invalid argument" or "out of range" from coalescing or rings means

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "np_serialize.h"
-#include "np_store.h"
+#include "model/np_serialize.h"
+#include "apply/np_store.h"
 
 /* A system call again while it fails with EINTR; its last result. */
 #define retry_eintr(call) ({ int r_; do r_ = (call); while (r_ < 0 && errno == EINTR); r_; })

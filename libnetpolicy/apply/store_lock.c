@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "np_store.h"
+#include "apply/np_store.h"
 
 /* Milliseconds since start (CLOCK_MONOTONIC). */
 static long elapsed_ms(const struct timespec *start)

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "np_engine.h"
+#include "apply/np_engine.h"
 
 /* With the lock held: return to the marker's state and policy record. */
 int np_tentative_revert(struct np_engine *e, const struct np_tentative *t, struct np_error *err)

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "np_engine.h"
-#include "np_policy.h"
-#include "np_refuse.h"
+#include "apply/np_engine.h"
+#include "plan/np_policy.h"
+#include "apply/np_refuse.h"
 
 static int has_journal(struct np_store *s, void *ud, struct np_error *err)
 {

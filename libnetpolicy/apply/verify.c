@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_engine.h"
+#include "apply/np_engine.h"
 
 void np_engine_answers_free(struct np_engine *e)
 {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "np_state.h"
+#include "model/np_state.h"
 
 #define NP_COAL_BIT(f) (1u << (f))
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "np_serialize.h"
+#include "model/np_serialize.h"
 
 /* Dense machine-wide core numbers and SMT thread numbers, as discovery
  * assigns them: in CPU order, among online CPUs. */

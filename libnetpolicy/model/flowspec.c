@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_flow.h"
+#include "model/np_flow.h"
 
 /* Which IP families a spec covers so far. */
 enum fam { FAM_ANY = 0, FAM_4 = 4, FAM_6 = 6 };

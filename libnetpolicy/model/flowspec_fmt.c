@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_flow.h"
+#include "model/np_flow.h"
 
 struct out {
 	char *buf;

@@ -6,7 +6,7 @@
  */
 #include <json-c/json.h>
 
-#include "np_serialize.h"
+#include "model/np_serialize.h"
 
 #define MASKBUF 8192	/* the longest cpulist of NP_CPUS_MAX CPUs ("0,2,4,...") */
 

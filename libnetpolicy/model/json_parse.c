@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_serialize.h"
+#include "model/np_serialize.h"
 #include "np_test_hooks.h"
 
 /* json-c's own default: deeper than any document of netpolicy-model(5) */

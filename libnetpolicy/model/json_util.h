@@ -11,7 +11,7 @@
 
 #include <json-c/json.h>
 
-#include "np_serialize.h"
+#include "model/np_serialize.h"
 
 /* DUPLEX_* as in <linux/ethtool.h> */
 #define NP_DUPLEX_HALF 0x00

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "json_util.h"
-#include "np_flow.h"
+#include "model/np_flow.h"
 
 const struct np_rule *np_steer_rule(const struct np_steer *s, uint32_t loc)
 {

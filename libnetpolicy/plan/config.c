@@ -24,9 +24,9 @@
 
 #include <json-c/json.h>
 
-#include "np_cpumask.h"
-#include "np_mixed.h"
-#include "np_policy.h"
+#include "util/np_cpumask.h"
+#include "plan/np_mixed.h"
+#include "plan/np_policy.h"
 
 struct entry {
 	char ifname[IFNAMSIZ];

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 /* Room for cap elements at least, without changing n; 0 or -ENOMEM. */
 static int reserve(void **v, size_t *cap, size_t want, size_t size)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 /* Why a knob is left out, for a note: "not supported by driver" (the note
  * names the driver next), else the errno's text. */

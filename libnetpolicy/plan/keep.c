@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static void keep_features(struct np_dev *t, const struct np_dev *d)
 {

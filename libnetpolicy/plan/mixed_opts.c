@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_mixed.h"
+#include "plan/np_mixed.h"
 
 bool np_mixed_opts_given(const struct np_plan_opts *o)
 {

@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 int np_plan_new(struct np_plan **ret)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "drivers/np_drivers.h"
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 /* An array of n entries of size bytes as want entries, the new ones zeroed;
  * NULL when memory ran out (v is then still the caller's). */

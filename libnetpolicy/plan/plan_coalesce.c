@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "drivers/np_drivers.h"
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 static void names(uint32_t mask, char *buf, size_t len)
 {

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 void np_cpu_order_clear(struct np_cpu_order *o)
 {

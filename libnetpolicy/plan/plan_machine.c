@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 /* Coalescing fields some policy sets: the ones a switch must put back. */
 static const enum np_coal_field policy_coal_fields[] = {

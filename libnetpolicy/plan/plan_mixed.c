@@ -32,8 +32,8 @@
 #include <string.h>
 
 #include "drivers/np_drivers.h"
-#include "np_mixed.h"
-#include "np_policy.h"
+#include "plan/np_mixed.h"
+#include "plan/np_policy.h"
 
 bool np_rule_overlaps(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b)
 {

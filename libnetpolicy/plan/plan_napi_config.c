@@ -14,7 +14,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 #define PER_NAPI (NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH)
 

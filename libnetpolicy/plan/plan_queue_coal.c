@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_mixed.h"
-#include "np_policy.h"
-#include "np_policy_file.h"
+#include "plan/np_mixed.h"
+#include "plan/np_policy.h"
+#include "plan/np_policy_file.h"
 
 static void set_queues(struct np_dev *t, unsigned first, unsigned n, const uint32_t *val)
 {

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 /* How far CPU b is from CPU a: 0 the same core (an SMT sibling), 1 the same
  * LLC and node (never where the topology has no LLCs), 2 the same package

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 /* Every entry names one of the nq queues and each queue has as many entries
  * as the next (one more where the size does not divide).  igb's own table

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 static uint32_t roundup_pow2(uint32_t v)
 {

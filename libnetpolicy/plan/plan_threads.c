@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 /* The planned IRQ of n: its own number, else the one serving its rx queue. */
 const struct np_irq *np_napi_planned_irq(const struct np_dev *t, const struct np_napi_inst *n)

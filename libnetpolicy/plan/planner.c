@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "drivers/np_drivers.h"
-#include "np_mixed.h"
-#include "np_policy.h"
+#include "plan/np_mixed.h"
+#include "plan/np_policy.h"
 
 static int eligible_cpus(const struct np_plan_opts *opts, const struct np_topology *t,
 			 struct np_cpumask *ret, struct np_error *err)

@@ -8,7 +8,7 @@
 
 #include <json-c/json.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 
 /* Drivers that lack adaptive moderation get fixed values in its spirit:
  * fewer interrupts, each carrying more packets. */

@@ -5,8 +5,8 @@
  * from travels with it). */
 #include <errno.h>
 
-#include "np_plan.h"
-#include "np_policy.h"
+#include "plan/np_plan.h"
+#include "plan/np_policy.h"
 
 static int again(const struct np_plan *plan, const struct np_state *now, const char *drop,
 		 const struct np_state *pristine, struct np_plan **ret, struct np_error *err)

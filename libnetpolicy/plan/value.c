@@ -8,7 +8,7 @@
 
 #include <json-c/json.h>
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 bool np_value_equal(const struct np_value *a, const struct np_value *b)
 {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "np_serialize.h"
+#include "model/np_serialize.h"
 
 /* A model of 2048 CPUs and a few devices of 1024 queues is a few MiB. */
 #define NP_MODEL_MAX_SIZE (16u << 20)

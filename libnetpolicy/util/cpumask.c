@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_cpumask.h"
+#include "util/np_cpumask.h"
 
 void np_cpumask_zero(struct np_cpumask *m)
 {

@@ -22,7 +22,7 @@
 
 #include "backend/np_kernel.h"
 #include "backend/np_steer.h"
-#include "np_flow.h"
+#include "model/np_flow.h"
 
 static int die(const struct np_error *err)
 {

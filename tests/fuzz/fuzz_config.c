@@ -14,8 +14,8 @@
 #include <json-c/json.h>
 
 #include "fuzz_file.h"
-#include "np_cpumask.h"
-#include "np_policy.h"
+#include "util/np_cpumask.h"
+#include "plan/np_policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_cpumask.h"
+#include "util/np_cpumask.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

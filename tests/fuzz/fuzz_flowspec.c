@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_flow.h"
+#include "model/np_flow.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,8 +14,8 @@
 #include <json-c/json.h>
 
 #include "fuzz_alloc.h"
-#include "np_plan.h"
-#include "np_policy.h"
+#include "plan/np_plan.h"
+#include "plan/np_policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "fuzz_alloc.h"
-#include "np_journal.h"
-#include "np_serialize.h"
+#include "apply/np_journal.h"
+#include "model/np_serialize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,7 +12,7 @@
 #include <json-c/json.h>
 #include <netpolicy/netpolicy.h>
 
-#include "np_cpumask.h"
+#include "util/np_cpumask.h"
 #include "np_private.h"
 
 /* A directory fd on tests/fixtures/sysfs/NAME (NP_SRCDIR comes from make check). */

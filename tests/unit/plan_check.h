@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 #include "shapes.h"
 #include "tap.h"
 

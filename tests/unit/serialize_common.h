@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "np_serialize.h"
+#include "model/np_serialize.h"
 
 #define N_MODELS 9
 extern const char *const models[N_MODELS];

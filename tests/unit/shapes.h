@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "np_state.h"
+#include "model/np_state.h"
 
 enum shape_chan {
 	SHAPE_COMBINED,		/* combined channels (mlx5, ice, ixgbe, virtio) */

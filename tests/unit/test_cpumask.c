@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_cpumask.h"
+#include "util/np_cpumask.h"
 #include "tap.h"
 
 static const char *list(const struct np_cpumask *m)

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "np_plan.h"
+#include "plan/np_plan.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/np-test-engine-cost.XXXXXX";

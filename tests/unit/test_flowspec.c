@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_flow.h"
+#include "model/np_flow.h"
 #include "tap.h"
 
 /* np_flow_parse with a clean error and column 0 before it */

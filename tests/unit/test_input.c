@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "np_serialize.h"
+#include "model/np_serialize.h"
 #include "tap.h"
 
 static int parse(const char *text, size_t len, struct np_error *err)

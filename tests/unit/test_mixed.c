@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "np_mixed.h"
+#include "plan/np_mixed.h"
 #include "tap.h"
 
 static const char *srcdir = ".";

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "np_mixed.h"
+#include "plan/np_mixed.h"
 #include "plan_check.h"
 
 #define PERNAPI (NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH)

@@ -14,7 +14,7 @@
 
 #include "backend/ethnl/ethnl.h"
 #include "genl_reply.h"
-#include "np_serialize.h"
+#include "model/np_serialize.h"
 #include "tap.h"
 
 static struct nlmsghdr *reply(uint8_t cmd)

@@ -15,9 +15,9 @@
 #include "backend/np_kernel.h"
 #include "drivers/np_drivers.h"
 #include "fixture.h"
-#include "np_mixed.h"
-#include "np_policy.h"
-#include "np_policy_file.h"
+#include "plan/np_mixed.h"
+#include "plan/np_policy.h"
+#include "plan/np_policy_file.h"
 #include "tap.h"
 
 /* The whole plan of policy `name` for st (opts: the mixed flows). */

@@ -24,8 +24,8 @@
 
 #include <json-c/json.h>
 
-#include "np_serialize.h"
-#include "np_store.h"
+#include "model/np_serialize.h"
+#include "apply/np_store.h"
 #include "tap.h"
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 #include "shapes.h"
 #include "tap.h"
 

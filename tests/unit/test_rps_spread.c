@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_policy.h"
+#include "plan/np_policy.h"
 #include "shapes.h"
 #include "tap.h"
 

@@ -11,7 +11,7 @@
 
 #include <json-c/json.h>
 
-#include "np_flow.h"
+#include "model/np_flow.h"
 #include "np_private.h"
 #include "tap.h"
 

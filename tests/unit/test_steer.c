@@ -16,7 +16,7 @@
 
 #include "backend/ethnl/compat.h"
 #include "backend/np_steer.h"
-#include "np_flow.h"
+#include "model/np_flow.h"
 #include "tap.h"
 
 static char fixture[64][2048];

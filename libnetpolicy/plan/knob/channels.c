@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Channels (queue counts): one request for all four counts. */
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {

@@ -3,7 +3,7 @@
  * fields (a field the driver lacks would fail the whole request); two where
  * the driver table says turning adaptive-rx off drops the rest (bnxt). */
 #include "drivers/np_drivers.h"
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static bool is_bool(int f)
 {

@@ -3,7 +3,7 @@
  * bits itself, and a failure then names the one feature that failed. */
 #include <string.h>
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 /* The key an IRQ is matched by: (1, kind, queue) for a queue's vector,
  * (0, number) for the others.  Sorted (key, position) pairs are searched

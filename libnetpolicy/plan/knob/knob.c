@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 const struct np_knob *const np_knobs[] = {
 	&np_knob_features,

@@ -3,7 +3,7 @@
  * which work together (deferral needs the timer to re-poll). */
 #include <inttypes.h>
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 enum { DEFER, GRO_FLUSH };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Per-NAPI defer-hard-irqs and gro-flush-timeout (netdev napi-set, 6.13):
  * one request per NAPI instance, matched between states by NAPI id. */
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 #define FIELDS (NP_NAPI_HAS_DEFER | NP_NAPI_HAS_GRO_FLUSH)
 

@@ -2,7 +2,7 @@
 /* The CPUs of threaded NAPI's kthreads, one sched_setaffinity each, matched
  * between states by NAPI id (a thread's pid changes when threaded mode is
  * turned off and on; its NAPI keeps its id while the queues stay). */
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static const struct np_napi_thread *find(const struct np_dev *d, uint32_t napi_id)
 {

@@ -9,7 +9,7 @@
  * channel change rebuilds the vectors: ice_vsi_rebuild_set_coalesce() in
  * ice_lib.c), so the engine diffs it against the device as re-read then.
  */
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static bool is_bool(int f)
 {

@@ -4,7 +4,7 @@
  * One write per changed file.  Queues the target has and the current state
  * lacks are being created by a channel step earlier in the plan.
  */
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 /* step->fields of an xps step: which file it writes */
 enum { XPS_CPUS, XPS_RXQS };

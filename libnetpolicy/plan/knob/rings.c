@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Ring sizes: one request; drivers reallocate the queues. */
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static bool is_default(const struct np_rss *r)
 {

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "drivers/np_drivers.h"
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static bool same_rule(const struct np_rule *a, const struct np_rule *b)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Machine-wide net.core knobs the policies need: rps_sock_flow_entries for
  * RFS, busy_poll and busy_read for busy polling. */
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 static const struct {
 	const char *name;

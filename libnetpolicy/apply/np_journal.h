@@ -14,7 +14,7 @@
 #ifndef NP_JOURNAL_H
 #define NP_JOURNAL_H
 
-#include "np_store.h"
+#include "apply/np_store.h"
 
 enum np_rec_op { NP_REC_KEEP = 0, NP_REC_SET, NP_REC_REMOVE };
 

@@ -42,7 +42,7 @@
 
 #include <json-c/json.h>
 
-#include "np_mixed.h"
+#include "plan/np_mixed.h"
 #include "np_private.h"
 
 #define NP_STORE_MAX_FILE (16u << 20)

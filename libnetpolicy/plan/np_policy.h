@@ -3,7 +3,7 @@
 #ifndef NP_POLICY_H
 #define NP_POLICY_H
 
-#include "np_plan.h"
+#include "plan/np_plan.h"
 
 enum np_chan_rule {
 	NP_CHAN_LINK_SPEED,	/* about one queue per 10 Gb/s, at least one */

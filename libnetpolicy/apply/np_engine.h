@@ -5,9 +5,9 @@
 #ifndef NP_ENGINE_H
 #define NP_ENGINE_H
 
-#include "np_journal.h"
-#include "np_plan.h"
-#include "np_store.h"
+#include "apply/np_journal.h"
+#include "plan/np_plan.h"
+#include "apply/np_store.h"
 
 /* What the device said right after one of our writes: a value the driver
  * answered with (rounded), to tell from a change another writer made later. */

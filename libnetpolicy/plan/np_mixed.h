@@ -8,9 +8,9 @@
 #ifndef NP_MIXED_H
 #define NP_MIXED_H
 
-#include "np_flow.h"
-#include "np_cpumask.h"
-#include "np_plan.h"
+#include "model/np_flow.h"
+#include "util/np_cpumask.h"
+#include "plan/np_plan.h"
 
 struct json_object;
 

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "np_cpumask.h"
+#include "util/np_cpumask.h"
 
 /* --- machine topology ---------------------------------------------------- */
 

@@ -4,8 +4,8 @@
 #ifndef NP_POLICY_FILE_H
 #define NP_POLICY_FILE_H
 
-#include "np_policy.h"
-#include "np_mixed.h"
+#include "plan/np_policy.h"
+#include "plan/np_mixed.h"
 
 enum np_key_type { NP_KEY_ENUM, NP_KEY_BOOL, NP_KEY_U32, NP_KEY_U64 };
 
