@@ -45,6 +45,10 @@ enum np_irq_naming {
 	NP_IRQN_BLOCKS,		/* notification blocks "gve-ntfy-blk<n>@pci:<BDF>": the
 				 * first half Tx queues, the second half Rx (gve) */
 	NP_IRQN_NONE,		/* no IRQs of its own */
+	NP_IRQN_DRIVER_BUS,	/* "<driver>-<BDF>-TxRx-<2n>", "-Rx-<n>", "-Tx-<n>" (hns3:
+				 * its TxRx count steps by two) */
+	NP_IRQN_MLX4_EQ,	/* "mlx4-<n>@<BDF>": shared completion EQs, claimed as
+				 * the device's but not a queue's (mlx4_en) */
 };
 
 struct np_coal_special {
@@ -143,8 +147,12 @@ int np_driver_rules_together(const struct np_driver *drv, const struct ethtool_r
 
 /* The entry for a driver name, or NULL (generic behaviour). */
 const struct np_driver *np_driver_lookup(const char *name);
-/* Every entry, for tests and documentation: *n is set to the count. */
-const struct np_driver *np_driver_table(size_t *n);
+/* Entry i of the table, NULL past its end (tests, documentation). */
+const struct np_driver *np_driver_at(size_t i);
+/* The table's second part (drivers_more.c), which drivers.c joins to its
+ * own entries. */
+extern const struct np_driver np_drivers_more[];
+extern const size_t np_n_drivers_more;
 
 /* Whether Rx and Tx share interrupt vectors on this device: a TxRx IRQ, or
  * (no IRQ known) combined channels. */
