@@ -130,6 +130,9 @@ struct np_driver {
 	uint32_t rss_ctx_max;		/* context ids are below it, 0 unknown */
 	uint32_t ntuple_size;		/* rule locations, 0 unknown (or hardware-dependent) */
 	bool perqueue_coalesce;		/* ETHTOOL_PERQUEUE coalescing */
+	/* another netdev may carry this one's traffic, which the plan notes
+	 * (hv_netvsc: the VF of Accelerated Networking); NULL when none */
+	const char *traffic_note;
 };
 
 #define NP_FLOW_BIT(t) (1u << (t))
