@@ -50,7 +50,8 @@ static const struct np_coal_special mlx4_specials[] = {
  * nfp_net_set_coalesce(): frames at or above 0xffff (nfp_net.h
  * nfp_net_coalesce_para_check()): -EINVAL; usecs times the ME clock factor
  * likewise (firmware-dependent, not in the table); usecs 0 with frames 0 in
- * a direction: -EINVAL (not modelled: no plan sets both to 0).
+ * a direction: -EINVAL ("To disable coalescing, set usecs = 0 and
+ * max_frames = 1").
  * nfp_net_common.c nfp_net_prepare_vector(): "<ifname>-rxtx-<n>".  Flow
  * steering rules only in 6.12 (nfp_net_fs_add()), not read. */
 static const struct np_coal_range nfp_ranges[] = {
@@ -77,7 +78,7 @@ static const struct np_coal_range qede_ranges[] = {
 /* --- hns3: drivers/net/ethernet/hisilicon/hns3/hns3_ethtool.c --------------
  * hns3_check_rl_coalesce_para(): rx-usecs-high above HNS3_INT_RL_MAX
  * (0xEC, 236): -EINVAL, and tx-usecs-high other than rx-usecs-high: -EINVAL
- * (not modelled); usecs above the device's max_int_gl and frames above its
+ * (one rate limit, kinfo.int_rl_setting, for both); usecs above the device's max_int_gl and frames above its
  * int_ql_max are device-dependent (not in the table).  hns3_set_channels():
  * combined only, 1 to the maximum; the client is uninitialised and
  * initialised again, which frees and requests the IRQs (hns3_enet.c
@@ -138,7 +139,7 @@ const struct np_driver np_drivers_more[] = {
 	},
 	{
 		.name = "nfp", .ethtool_file = "drivers/net/ethernet/netronome/nfp/nfp_net_ethtool.c",
-		.ranges = N(nfp_ranges),
+		.ranges = N(nfp_ranges), .usecs_or_frames = true,
 		.irq_names = "<ifname>-rxtx-<n>", .irq_naming = NP_IRQN_IFNAME,
 	},
 	{
@@ -152,7 +153,7 @@ const struct np_driver np_drivers_more[] = {
 	},
 	{
 		.name = "hns3", .ethtool_file = "drivers/net/ethernet/hisilicon/hns3/hns3_ethtool.c",
-		.ranges = N(hns3_ranges),
+		.ranges = N(hns3_ranges), .usecs_high_shared = true,
 		.chan_affinity = NP_CHAN_RESETS,
 		.irq_names = "hns3-<BDF>-TxRx-<2n>, hns3-<BDF>-Rx-<n>, hns3-<BDF>-Tx-<n>",
 		.irq_naming = NP_IRQN_DRIVER_BUS,

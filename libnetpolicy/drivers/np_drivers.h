@@ -91,6 +91,13 @@ struct np_driver {
 	/* no frame counting: rx/tx-frames is 1 without a delay and 0 with
 	 * one, anything else -EOPNOTSUPP (atlantic) */
 	bool frames_follow_usecs;
+	/* a direction needs a delay or a frame count: usecs 0 with frames 0
+	 * is refused, -EINVAL (nfp: no interrupt would come; usecs 0 with
+	 * frames 1 is its "no moderation") */
+	bool usecs_or_frames;
+	/* one interrupt rate limit for both directions: tx-usecs-high other
+	 * than rx-usecs-high is refused, -EINVAL (hns3) */
+	bool usecs_high_shared;
 	/* paired_refuses refuses a change only: the field must stay at what
 	 * the driver reports (igc, where Tx follows rx-usecs) */
 	bool paired_refuses_change;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The driver table's second part (drivers_more.c: mlx4_en, qede, hns3,
+# The driver table's second part (drivers_more.c: mlx4_en, nfp, qede, hns3,
 # hv_netvsc on their models; their IRQ names in tests/unit/test_irq.c): what
 # a plan sends is what the driver takes, with the note saying why, and the
 # simulator refuses what the driver refuses (tests/unit/test_sim_drivers.c sends it the requests no plan would).
@@ -71,6 +71,30 @@ applies_clean() {
 	[ "$(after "$out" rx-usecs-high)" = 236 ]
 	notes_of "$out" | grep -q "coalesce: rx-usecs-high 300 is not a value hns3 takes .*: 236 used"
 	applies_clean hns3-8q
+}
+
+@test "nfp: a direction without a delay gets a frame count (1), never usecs 0 with frames 0" {
+	out=$(site nfp-8q 'base = latency\ncoalesce.rx-frames = 0\ncoalesce.tx-frames = 0\n')
+	[ "$(after "$out" rx-usecs)" = 0 ]
+	[ "$(after "$out" rx-frames)" = 1 ]
+	notes_of "$out" | grep -q "coalesce: rx-frames 0 with rx-usecs 0: nfp needs a delay or a frame count .*: rx-frames 1"
+	# tx keeps its delay: frames 0 beside it is taken
+	[ "$(after "$out" tx-frames)" = 0 ]
+	applies_clean nfp-8q
+}
+
+@test "hns3: one interrupt rate limit: a planned rx-usecs-high is tx-usecs-high too" {
+	out=$(site hns3-8q 'base = throughput\ncoalesce.rx-usecs-high = 200\n')
+	[ "$(after "$out" rx-usecs-high)" = 200 ]
+	[ "$(after "$out" tx-usecs-high)" = 200 ]
+	notes_of "$out" | grep -q "tx-usecs-high 0: hns3 takes one value for both directions .*: rx-usecs-high's 200"
+	np_model hns3-8q
+	mkdir -p "$NP_TMP/pol"
+	printf 'base = throughput\ncoalesce.rx-usecs-high = 200\n' >"$NP_TMP/pol/site.conf"
+	run npsim --policy-dir "$NP_TMP/pol" --json "$(dev_of)" set site
+	[ "$status" -eq 0 ]
+	[ "$(jq '.dropped | length' <<<"$output")" -eq 0 ]
+	[ "$(jq '.devices[0].coalesce.fields["tx-usecs-high"]' "$MODEL")" = 200 ]
 }
 
 @test "hv_netvsc: the plan says the VF of Accelerated Networking carries the traffic" {

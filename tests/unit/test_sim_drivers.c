@@ -2,7 +2,7 @@
 /*
  * The simulated drivers refuse what the driver table (np_drivers.h) says the
  * real ones refuse, with their errno: coalescing requests on the models of
- * r8169, atlantic, tg3, igc, mlx4_en, qede and hns3, sent straight to the
+ * r8169, atlantic, tg3, igc, mlx4_en, qede, hns3 and nfp, sent straight to the
  * sim backend (no planner in between, which would never send them).
  */
 #include <errno.h>
@@ -201,6 +201,23 @@ static void more(void)
 	is_int(send_coal(&s, "enp125s0f0", F(RX_USECS_HIGH), V(NP_COAL_RX_USECS_HIGH, 237), m,
 			 sizeof(m)),
 	       -EINVAL, "hns3: rx-usecs-high 237 refused (EINVAL, above HNS3_INT_RL_MAX)");
+	is_int(send_coal(&s, "enp125s0f0", F(RX_USECS_HIGH), V(NP_COAL_RX_USECS_HIGH, 100), m,
+			 sizeof(m)),
+	       -EINVAL, "hns3: rx-usecs-high 100 with tx-usecs-high 0 refused (EINVAL)");
+	ok(strstr(m, "hns3 takes one value for both") != NULL, "hns3: says so: %s", m);
+	is_int(send_coal(&s, "enp125s0f0", F(RX_USECS_HIGH) | F(TX_USECS_HIGH),
+			 V(NP_COAL_RX_USECS_HIGH, 100, NP_COAL_TX_USECS_HIGH, 100), m, sizeof(m)),
+	       0, "hns3: 100 both ways taken");
+	done(&s);
+	open_sim(&s, "nfp-8q");
+	is_int(send_coal(&s, "ens6np0", F(RX_USECS) | F(RX_FRAMES),
+			 V(NP_COAL_RX_USECS, 0, NP_COAL_RX_FRAMES, 0), m, sizeof(m)),
+	       -EINVAL, "nfp: rx-usecs 0 with rx-frames 0 refused (EINVAL)");
+	is_int(send_coal(&s, "ens6np0", F(TX_FRAMES), V(NP_COAL_TX_FRAMES, 65535), m, sizeof(m)),
+	       -EINVAL, "nfp: tx-frames 65535 refused (EINVAL)");
+	is_int(send_coal(&s, "ens6np0", F(RX_USECS) | F(RX_FRAMES),
+			 V(NP_COAL_RX_USECS, 0, NP_COAL_RX_FRAMES, 1), m, sizeof(m)),
+	       0, "nfp: rx-usecs 0 with rx-frames 1 (no moderation) taken");
 	done(&s);
 }
 
