@@ -45,7 +45,8 @@ static const char *skip_prefix(const char *s, const char *prefix)
 }
 
 /* What the word between the interface name and the queue number means
- * across drivers: "TxRx" (Intel), "rxtx" (vmxnet3), "fp" (qede, bnx2x). */
+ * across drivers: "TxRx" (Intel), "rxtx" (vmxnet3), "fp" (qede, bnx2x), "q"
+ * (be2net's "<ifname>-q<n>", an EQ with its Rx and Tx queue). */
 static enum np_irq_kind word_kind(const char *w, size_t n)
 {
 	static const struct {
@@ -54,7 +55,8 @@ static enum np_irq_kind word_kind(const char *w, size_t n)
 	} words[] = {
 		{ "txrx", NP_IRQ_TXRX }, { "rxtx", NP_IRQ_TXRX }, { "tx-rx", NP_IRQ_TXRX },
 		{ "rx-tx", NP_IRQ_TXRX }, { "fp", NP_IRQ_TXRX }, { "comb", NP_IRQ_TXRX },
-		{ "combined", NP_IRQ_TXRX }, { "rx", NP_IRQ_RX }, { "tx", NP_IRQ_TX },
+		{ "combined", NP_IRQ_TXRX }, { "q", NP_IRQ_TXRX }, { "rx", NP_IRQ_RX },
+		{ "tx", NP_IRQ_TX },
 	};
 
 	for (size_t i = 0; i < NP_ARRAY_SIZE(words); i++)
@@ -63,9 +65,23 @@ static enum np_irq_kind word_kind(const char *w, size_t n)
 	return NP_IRQ_OTHER;	/* "event" (vmxnet3), "lsc", "misc", ... */
 }
 
-/* "<ifname>", "<ifname>-<n>", "<ifname>-<word>-<n>", "<ifname>-<word>":
- * the naming of Intel's ixgbe/igb/igc/e1000e/fm10k, vmxnet3, sfc, bnxt,
- * qede and most others that name vectors after the netdev. */
+/* "<word><n>" of a known word (be2net's "q3", cxgb4's "Rx3"), else false. */
+static bool word_number(const char *rest, enum np_irq_kind *kind, int *queue)
+{
+	const char *p = rest + strlen(rest);
+
+	while (p > rest && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (p == rest || !*p || np_irq_number(p, queue))
+		return false;
+	*kind = word_kind(rest, (size_t)(p - rest));
+	return *kind != NP_IRQ_OTHER;
+}
+
+/* "<ifname>", "<ifname>-<n>", "<ifname>-<word>-<n>", "<ifname>-<word>",
+ * "<ifname>-<word><n>": the naming of Intel's ixgbe/igb/igc/e1000e/fm10k,
+ * vmxnet3, sfc, bnxt, qede, be2net, cxgb4 and most others that name vectors
+ * after the netdev. */
 static bool match_ifname(const struct who *w, const char *name, enum np_irq_kind *kind,
 			 int *queue)
 {
@@ -93,6 +109,8 @@ static bool match_ifname(const struct who *w, const char *name, enum np_irq_kind
 		*queue = *kind == NP_IRQ_OTHER ? -1 : q;
 		return true;
 	}
+	if (!dash && word_number(rest, kind, queue))
+		return true;
 	*kind = NP_IRQ_OTHER;
 	*queue = -1;
 	return true;
@@ -234,6 +252,50 @@ void np_irq_split_blocks(const char *driver, struct np_irq *v, size_t n)
 	}
 }
 
+/* hns3: "hns3-<BDF>-TxRx-<n>", "-Rx-<n>", "-Tx-<n>"; the TxRx count steps
+ * by two (hns3_nic_init_irq() increments it twice), so TxRx n is vector and
+ * queue n / 2. */
+static bool match_driver_bus(const struct who *w, const char *name, enum np_irq_kind *kind,
+			     int *queue)
+{
+	const char *rest, *dash;
+	int q;
+
+	if (!w->driver[0] || !w->bus[0])
+		return false;
+	rest = skip_prefix(name, w->driver);
+	if (!rest || *rest++ != '-' || !(rest = skip_prefix(rest, w->bus)) || *rest++ != '-')
+		return false;
+	dash = strrchr(rest, '-');
+	if (!dash || np_irq_number(dash + 1, &q)) {
+		*kind = NP_IRQ_OTHER;
+		*queue = -1;
+		return true;
+	}
+	*kind = word_kind(rest, (size_t)(dash - rest));
+	*queue = *kind == NP_IRQ_OTHER ? -1 : *kind == NP_IRQ_TXRX ? q / 2 : q;
+	return true;
+}
+
+/* mlx4: "mlx4-<n>@<BDF>" (completion EQ n, shared by the ports, taken by an
+ * Rx ring for the first CPU of its affinity) and "mlx4-async@pci:<BDF>":
+ * the device's, but no queue's. */
+static bool match_mlx4_eq(const struct who *w, const char *name, enum np_irq_kind *kind,
+			  int *queue)
+{
+	const char *at = strrchr(name, '@');
+	const char *bus;
+
+	if (!at || !w->bus[0] || strncmp(name, "mlx4-", 5) != 0)
+		return false;
+	bus = skip_prefix(at + 1, "pci:");
+	if (strcmp(bus ? bus : at + 1, w->bus) != 0)
+		return false;
+	*kind = NP_IRQ_OTHER;
+	*queue = -1;
+	return true;
+}
+
 typedef bool (*match_fn)(const struct who *w, const char *name, enum np_irq_kind *kind,
 			 int *queue);
 
@@ -248,6 +310,8 @@ static const match_fn by_naming[] = {
 	[NP_IRQN_VIRTIO] = match_virtio,
 	[NP_IRQN_BLOCKS] = match_blocks,
 	[NP_IRQN_NONE] = NULL,
+	[NP_IRQN_DRIVER_BUS] = match_driver_bus,
+	[NP_IRQN_MLX4_EQ] = match_mlx4_eq,
 };
 
 static const match_fn generic[] = { match_ifname, match_driver_ifname, match_pci };

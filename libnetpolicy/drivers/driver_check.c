@@ -85,7 +85,7 @@ uint32_t np_driver_coal_nearest(const struct np_driver *drv, enum np_coal_field 
 }
 
 /* The frame count of each direction against its delay (frames_need_usecs,
- * frames_follow_usecs), after the ranges. */
+ * frames_follow_usecs, usecs_or_frames), after the ranges. */
 static int frames_check(const struct np_driver *drv, const struct np_coalesce *want,
 			uint32_t fields, char *why, size_t len)
 {
@@ -105,6 +105,11 @@ static int frames_check(const struct np_driver *drv, const struct np_coalesce *w
 				 np_coal_field_name(fr), frames, np_coal_field_name(u), drv->name);
 			return -EINVAL;
 		}
+		if (drv->usecs_or_frames && !frames && !usecs) {
+			snprintf(why, len, "%s 0 with %s 0: %s needs a delay or a frame count",
+				 np_coal_field_name(u), np_coal_field_name(fr), drv->name);
+			return -EINVAL;
+		}
 		if (drv->frames_follow_usecs && frames != !usecs) {
 			snprintf(why, len, "%s %u with %s %u: %s counts no frames (%u with it)",
 				 np_coal_field_name(fr), frames, np_coal_field_name(u), usecs,
@@ -115,9 +120,27 @@ static int frames_check(const struct np_driver *drv, const struct np_coalesce *w
 	return 0;
 }
 
+/* hns3's one rate limit (usecs_high_shared): the request's two values,
+ * the kernel filling in the one not sent from the device. */
+static int high_check(const struct np_driver *drv, const struct np_coalesce *want, uint32_t fields,
+		      char *why, size_t len)
+{
+	uint32_t rx = want->val[NP_COAL_RX_USECS_HIGH], tx = want->val[NP_COAL_TX_USECS_HIGH];
+
+	if (!drv->usecs_high_shared ||
+	    !(fields & (NP_COAL_BIT(NP_COAL_RX_USECS_HIGH) | NP_COAL_BIT(NP_COAL_TX_USECS_HIGH))) ||
+	    rx == tx)
+		return 0;
+	snprintf(why, len, "tx-usecs-high %u with rx-usecs-high %u: %s takes one value for both",
+		 tx, rx, drv->name);
+	return -EINVAL;
+}
+
 int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
 			 const struct np_coalesce *want, uint32_t fields, char *why, size_t len)
 {
+	int code;
+
 	if (!drv)
 		return 0;
 	for (int f = 0; f < NP_COAL__COUNT; f++) {
@@ -138,7 +161,8 @@ int np_driver_coal_check(const struct np_driver *drv, const struct np_dev *dev,
 			return r->code;
 		}
 	}
-	return frames_check(drv, want, fields, why, len);
+	code = frames_check(drv, want, fields, why, len);
+	return code ? code : high_check(drv, want, fields, why, len);
 }
 
 static bool part(const void *m, size_t n)

@@ -424,16 +424,21 @@ static const struct np_driver drivers[] = {
 	},
 };
 
-const struct np_driver *np_driver_lookup(const char *name)
+const struct np_driver *np_driver_at(size_t i)
 {
-	for (size_t i = 0; name && i < sizeof(drivers) / sizeof(drivers[0]); i++)
-		if (!strcmp(drivers[i].name, name))
-			return &drivers[i];
-	return NULL;
+	size_t n = sizeof(drivers) / sizeof(drivers[0]);
+
+	if (i < n)
+		return &drivers[i];
+	return i - n < np_n_drivers_more ? &np_drivers_more[i - n] : NULL;
 }
 
-const struct np_driver *np_driver_table(size_t *n)
+const struct np_driver *np_driver_lookup(const char *name)
 {
-	*n = sizeof(drivers) / sizeof(drivers[0]);
-	return drivers;
+	const struct np_driver *d;
+
+	for (size_t i = 0; name && (d = np_driver_at(i)); i++)
+		if (!strcmp(d->name, name))
+			return d;
+	return NULL;
 }

@@ -53,6 +53,10 @@ enum np_irq_naming {
 	NP_IRQN_BLOCKS,		/* notification blocks "gve-ntfy-blk<n>@pci:<BDF>": the
 				 * first half Tx queues, the second half Rx (gve) */
 	NP_IRQN_NONE,		/* no IRQs of its own */
+	NP_IRQN_DRIVER_BUS,	/* "<driver>-<BDF>-TxRx-<2n>", "-Rx-<n>", "-Tx-<n>" (hns3:
+				 * its TxRx count steps by two) */
+	NP_IRQN_MLX4_EQ,	/* "mlx4-<n>@<BDF>": shared completion EQs, claimed as
+				 * the device's but not a queue's (mlx4_en) */
 };
 
 struct np_coal_special {
@@ -95,6 +99,13 @@ struct np_driver {
 	/* no frame counting: rx/tx-frames is 1 without a delay and 0 with
 	 * one, anything else -EOPNOTSUPP (atlantic) */
 	bool frames_follow_usecs;
+	/* a direction needs a delay or a frame count: usecs 0 with frames 0
+	 * is refused, -EINVAL (nfp: no interrupt would come; usecs 0 with
+	 * frames 1 is its "no moderation") */
+	bool usecs_or_frames;
+	/* one interrupt rate limit for both directions: tx-usecs-high other
+	 * than rx-usecs-high is refused, -EINVAL (hns3) */
+	bool usecs_high_shared;
 	/* paired_refuses refuses a change only: the field must stay at what
 	 * the driver reports (igc, where Tx follows rx-usecs) */
 	bool paired_refuses_change;
@@ -135,6 +146,9 @@ struct np_driver {
 	uint32_t rss_ctx_max;		/* context ids are below it, 0 unknown */
 	uint32_t ntuple_size;		/* rule locations, 0 unknown (or hardware-dependent) */
 	bool perqueue_coalesce;		/* ETHTOOL_PERQUEUE coalescing */
+	/* another netdev may carry this one's traffic, which the plan notes
+	 * (hv_netvsc: the VF of Accelerated Networking); NULL when none */
+	const char *traffic_note;
 };
 
 #define NP_FLOW_BIT(t) (1u << (t))
@@ -160,8 +174,12 @@ int np_driver_rules_together(const struct np_driver *drv, const struct ethtool_r
 
 /* The entry for a driver name, or NULL (generic behaviour). */
 const struct np_driver *np_driver_lookup(const char *name);
-/* Every entry, for tests and documentation: *n is set to the count. */
-const struct np_driver *np_driver_table(size_t *n);
+/* Entry i of the table, NULL past its end (tests, documentation). */
+const struct np_driver *np_driver_at(size_t i);
+/* The table's second part (drivers_more.c), which drivers.c joins to its
+ * own entries. */
+extern const struct np_driver np_drivers_more[];
+extern const size_t np_n_drivers_more;
 
 /* Whether Rx and Tx share interrupt vectors on this device: a TxRx IRQ, or
  * (no IRQ known) combined channels. */

@@ -75,7 +75,8 @@ static void fixed_value(const struct np_driver *drv, const struct np_state *st,
 
 /* Frame counts a driver ties to the delay of their direction: atlantic
  * counts no frames (1 without a delay, 0 with one), r8169 counts frames only
- * beside a delay (a count of 1 is none). */
+ * beside a delay (a count of 1 is none), nfp needs a count without a delay
+ * (1: an interrupt per frame). */
 static void frames_by_usecs(const struct np_policy *p, const struct np_driver *drv,
 			    const struct np_state *st, uint32_t settable, struct np_plan *plan)
 {
@@ -98,6 +99,8 @@ static void frames_by_usecs(const struct np_policy *p, const struct np_driver *d
 			v = !c->val[u];
 		else if (drv->frames_need_usecs && frames > 1 && !c->val[u])
 			v = 1;
+		else if (drv->usecs_or_frames && !frames && !c->val[u])
+			v = 1;
 		else
 			continue;
 		c->val[fr] = v;
@@ -107,6 +110,11 @@ static void frames_by_usecs(const struct np_policy *p, const struct np_driver *d
 				     drv->ethtool_file, v, np_coal_field_name(u), c->val[u]);
 		else if (v == frames)
 			continue;
+		else if (drv->usecs_or_frames)
+			np_plan_note(plan, "coalesce", "%s 0 with %s 0: %s needs a delay or a frame "
+				     "count (%s): %s 1, an interrupt per frame", np_coal_field_name(fr),
+				     np_coal_field_name(u), st->dev.driver, drv->ethtool_file,
+				     np_coal_field_name(fr));
 		else
 			np_plan_note(plan, "coalesce", "%s %u: %s counts frames only with a delay "
 				     "(%s, %s 0): no count", np_coal_field_name(fr), frames,
@@ -134,6 +142,23 @@ static void driver_limits(const struct np_driver *drv, const struct np_state *st
 			     "change: %s pairs Rx and Tx above %u queues (%s)",
 			     *paired ? "paired" : "unpaired", st->dev.driver,
 			     plan->target->dev.channels.max_combined / 2, drv->pairs_above_half);
+}
+
+/* hns3 has one interrupt rate limit for both directions (usecs_high_shared):
+ * a planned rx-usecs-high is tx-usecs-high too. */
+static void high_shared(const struct np_driver *drv, const struct np_state *st, uint32_t settable,
+			struct np_plan *plan)
+{
+	struct np_coalesce *c = &plan->target->dev.coalesce;
+	uint32_t rx = c->val[NP_COAL_RX_USECS_HIGH];
+
+	if (!drv || !drv->usecs_high_shared || !(settable & NP_COAL_BIT(NP_COAL_TX_USECS_HIGH)) ||
+	    c->val[NP_COAL_TX_USECS_HIGH] == rx)
+		return;
+	np_plan_note(plan, "coalesce", "tx-usecs-high %u: %s takes one value for both directions "
+		     "(%s): rx-usecs-high's %u", c->val[NP_COAL_TX_USECS_HIGH], st->dev.driver,
+		     drv->ethtool_file, rx);
+	c->val[NP_COAL_TX_USECS_HIGH] = rx;
 }
 
 void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
@@ -190,6 +215,7 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 			c->val[f] = p->coal[i].value;
 	}
 	frames_by_usecs(p, drv, st, settable, plan);
+	high_shared(drv, st, settable, plan);
 	/* igc: Tx takes rx-usecs while paired; the driver writes it, not us
 	 * (the coalesce knob sends no tx-usecs then) */
 	if (paired && drv->paired_tx_follows_rx && (settable & NP_COAL_BIT(NP_COAL_TX_USECS)))

@@ -340,6 +340,17 @@ static int plan_knobs(const struct np_policy *p, const struct np_state *st,
 	return 0;
 }
 
+/* A driver whose traffic another netdev may carry (np_drivers.h): the
+ * plan tunes this one and says where to look. */
+static void driver_note(const struct np_state *st, struct np_plan *plan)
+{
+	const struct np_driver *drv = np_driver_lookup(st->dev.driver);
+
+	if (drv && drv->traffic_note)
+		np_plan_note(plan, "channels", "%s %s: %s", st->dev.driver, st->dev.ifname,
+			     drv->traffic_note);
+}
+
 int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 		   const struct np_state *st, const struct np_plan_base *base,
 		   struct np_plan *plan, struct np_error *err)
@@ -359,6 +370,7 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	if (base)
 		np_steer_drop_owned(&plan->target->dev.steer, &base->owned);
 	plan->link_speed = plan_link_speed(opts, st, plan);
+	driver_note(st, plan);
 	want = want_queues(p, &o, plan);
 	r = np_plan_channels(opts, st, want, plan, &nq);
 	if (r == 1) {

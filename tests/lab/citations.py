@@ -11,7 +11,7 @@ the newest source checked, else the last version it was read in; `quote` is
 a short fragment of the function (or the macro's definition) the fact rests
 on, compared with whitespace squeezed, or empty.
 
-usage: citations.py lint TABLE DRIVERS_C     rows well formed, every driver
+usage: citations.py lint TABLE DRIVERS_C...   rows well formed, every driver
                                              of the table cited, every file
                                              it names cited for it
        citations.py files TABLE VERSION      the files to check in VERSION
@@ -196,9 +196,18 @@ def man_update(rows, path):
     return 1
 
 
-def lint(rows, drivers_c):
-    """Every driver the C table has is cited, every file it names for a
-    driver is one of that driver's citations."""
+def lint(rows, drivers_c, *more):
+    """Every driver the C table has (drivers_c and the other files of its
+    parts) is cited, every file it names for a driver is one of that
+    driver's citations."""
+    errors = []
+    for path in (drivers_c,) + more:
+        errors += lint_file(rows, path)
+    return errors
+
+
+def lint_file(rows, drivers_c):
+    """lint() for one file of the table."""
     errors = []
     with open(drivers_c, encoding='utf-8') as f:
         code = f.read()
@@ -234,7 +243,7 @@ def main(argv):
         return 1
     cmd = argv[1]
     if cmd == 'lint':
-        errors = lint(rows, argv[3])
+        errors = lint(rows, *argv[3:])
         for e in errors:
             print('FAIL %s' % e)
         return 1 if errors else 0

@@ -48,18 +48,21 @@ static void table(void)
 {
 	static const char *const want[] = { "ixgbe", "igb", "e1000e", "i40e", "ice", "mlx5_core",
 					    "bnxt_en", "ena", "gve", "virtio_net", "vmxnet3",
-					    "veth", "netdevsim" };
-	size_t n;
-	const struct np_driver *t = np_driver_table(&n);
+					    "veth", "netdevsim", "mlx4_en", "nfp", "qede", "hns3",
+					    "cxgb4", "be2net", "hv_netvsc" };
+	size_t n = 0;
+	const struct np_driver *t;
 
 	for (size_t i = 0; i < NP_ARRAY_SIZE(want); i++)
 		ok(np_driver_lookup(want[i]) != NULL, "the table covers %s", want[i]);
 	ok(np_driver_lookup("acme") == NULL, "a driver not in the table: generic behaviour");
-	for (size_t i = 0; i < n; i++)
-		ok(t[i].ethtool_file && !strncmp(t[i].ethtool_file, "drivers/net/", 12) && t[i].irq_names,
-		   "%s cites its driver file and names its IRQs", t[i].name);
-	for (size_t i = 0; i < n; i++)
-		ok(t[i].irq_naming != NP_IRQN_GENERIC, "%s: its IRQ naming is in the table", t[i].name);
+	for (; (t = np_driver_at(n)); n++) {
+		ok(t->ethtool_file && !strncmp(t->ethtool_file, "drivers/net/", 12) && t->irq_names,
+		   "%s cites its driver file and names its IRQs", t->name);
+		ok(t->irq_naming != NP_IRQN_GENERIC, "%s: its IRQ naming is in the table", t->name);
+		ok(np_driver_lookup(t->name) == t, "%s: found by its name", t->name);
+	}
+	ok(n >= 26, "both parts of the table: %zu drivers", n);
 	ok(np_driver_lookup("mlx5_core")->chan_affinity == NP_CHAN_KEEPS &&
 	   np_driver_lookup("mlx5_core")->chan_xps == NP_CHAN_RESETS,
 	   "mlx5: a channel change keeps IRQ affinity (EQs from probe) and rewrites XPS");

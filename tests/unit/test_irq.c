@@ -59,6 +59,32 @@ static void test_blocks(void)
 	is_str(kinds[v[0].kind], "tx", "another driver's IRQs are left as matched");
 }
 
+/* The drivers of the table's second part (drivers_more.c). */
+static void test_more(void)
+{
+	const char *bdf = "0000:7d:00.0";
+
+	/* hns3_nic_init_irq() counts TxRx vectors by two: vector v is queue v */
+	m("hns3", "eth0", bdf, "hns3-0000:7d:00.0-TxRx-0", "txrx", 0);
+	m("hns3", "eth0", bdf, "hns3-0000:7d:00.0-TxRx-2", "txrx", 1);
+	m("hns3", "eth0", bdf, "hns3-0000:7d:00.0-TxRx-14", "txrx", 7);
+	m("hns3", "eth0", bdf, "hns3-0000:7d:00.0-Rx-3", "rx", 3);
+	m("hns3", "eth0", bdf, "hns3-0000:7d:00.0-Tx-3", "tx", 3);
+	m("hns3", "eth0", bdf, "hns3-0000:7d:00.1-TxRx-0", NULL, 0);
+	m("hns3", "eth0", bdf, "hclge-misc-0000:7d:00.0", NULL, 0);
+	/* mlx4's completion EQs are the device's but no queue's */
+	m("mlx4_en", "ens2", "0000:04:00.0", "mlx4-3@0000:04:00.0", "other", -1);
+	m("mlx4_en", "ens2", "0000:04:00.0", "mlx4-async@pci:0000:04:00.0", "other", -1);
+	m("mlx4_en", "ens2", "0000:04:00.0", "mlx4-3@0000:05:00.0", NULL, 0);
+	/* "<ifname>-<word><n>": be2net's EQs, cxgb4's Rx queues */
+	m("be2net", "eth1", "0000:02:00.0", "eth1-q0", "txrx", 0);
+	m("be2net", "eth1", "0000:02:00.0", "eth1-q11", "txrx", 11);
+	m("cxgb4", "enp1s0f4", "0000:01:00.4", "enp1s0f4-Rx3", "rx", 3);
+	m("cxgb4", "enp1s0f4", "0000:01:00.4", "enp1s0f4-FWeventq", "other", -1);
+	m("qede", "ens3f0", "0000:3b:00.0", "ens3f0-fp-5", "txrx", 5);
+	m("nfp", "ens6np0", "0000:5e:00.0", "ens6np0-rxtx-2", "txrx", 2);
+}
+
 static void test_match(void)
 {
 	const char *bdf = "0000:3b:00.0";
@@ -228,6 +254,7 @@ int main(void)
 {
 	test_match();
 	test_blocks();
+	test_more();
 	test_read_mlx5();
 	test_read_virtio();
 	test_read_legacy();

@@ -2,8 +2,8 @@
 /*
  * The simulated drivers refuse what the driver table (np_drivers.h) says the
  * real ones refuse, with their errno: coalescing requests on the models of
- * r8169, atlantic, tg3 and igc, sent straight to the sim backend (no
- * planner in between, which would never send them).
+ * r8169, atlantic, tg3, igc, mlx4_en, qede, hns3 and nfp, sent straight to the
+ * sim backend (no planner in between, which would never send them).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -172,6 +172,55 @@ static void tg3(void)
 	done(&s);
 }
 
+/* The table's second part (drivers_more.c) on its models. */
+static void more(void)
+{
+	struct sim s;
+	char m[300];
+
+	open_sim(&s, "mlx4-8q");
+	is_int(send_coal(&s, "ens2", F(RX_USECS), V(NP_COAL_RX_USECS, 70000), m, sizeof(m)), -ERANGE,
+	       "mlx4_en: rx-usecs 70000 refused (ERANGE, above MLX4_EN_MAX_COAL_TIME)");
+	is_int(send_coal(&s, "ens2", F(TX_FRAMES), V(NP_COAL_TX_FRAMES, 65536), m, sizeof(m)), -ERANGE,
+	       "mlx4_en: tx-frames 65536 refused (ERANGE)");
+	is_int(send_coal(&s, "ens2", F(TX_FRAMES_IRQ), V(NP_COAL_TX_FRAMES_IRQ, 0), m, sizeof(m)),
+	       -EINVAL, "mlx4_en: tx-frames-irq 0 refused (EINVAL, the Tx budget)");
+	is_int(send_coal(&s, "ens2", F(RX_USECS), V(NP_COAL_RX_USECS, 65535), m, sizeof(m)), 0,
+	       "mlx4_en: rx-usecs 65535 (MLX4_EN_AUTO_CONF) taken");
+	is_int(send_coal(&s, "ens2", F(RX_USECS), V(NP_COAL_RX_USECS, 64), m, sizeof(m)), 0,
+	       "mlx4_en: rx-usecs 64 taken");
+	done(&s);
+	open_sim(&s, "qede-8q");
+	is_int(send_coal(&s, "ens3f0", F(RX_USECS), V(NP_COAL_RX_USECS, 512), m, sizeof(m)), -EINVAL,
+	       "qede: rx-usecs 512 refused (EINVAL, above QED_COALESCE_MAX)");
+	ok(strstr(m, "rx-usecs 512: qede takes 0-511") != NULL, "qede: says so: %s", m);
+	is_int(send_coal(&s, "ens3f0", F(TX_USECS), V(NP_COAL_TX_USECS, 511), m, sizeof(m)), 0,
+	       "qede: tx-usecs 511 taken");
+	done(&s);
+	open_sim(&s, "hns3-8q");
+	is_int(send_coal(&s, "enp125s0f0", F(RX_USECS_HIGH), V(NP_COAL_RX_USECS_HIGH, 237), m,
+			 sizeof(m)),
+	       -EINVAL, "hns3: rx-usecs-high 237 refused (EINVAL, above HNS3_INT_RL_MAX)");
+	is_int(send_coal(&s, "enp125s0f0", F(RX_USECS_HIGH), V(NP_COAL_RX_USECS_HIGH, 100), m,
+			 sizeof(m)),
+	       -EINVAL, "hns3: rx-usecs-high 100 with tx-usecs-high 0 refused (EINVAL)");
+	ok(strstr(m, "hns3 takes one value for both") != NULL, "hns3: says so: %s", m);
+	is_int(send_coal(&s, "enp125s0f0", F(RX_USECS_HIGH) | F(TX_USECS_HIGH),
+			 V(NP_COAL_RX_USECS_HIGH, 100, NP_COAL_TX_USECS_HIGH, 100), m, sizeof(m)),
+	       0, "hns3: 100 both ways taken");
+	done(&s);
+	open_sim(&s, "nfp-8q");
+	is_int(send_coal(&s, "ens6np0", F(RX_USECS) | F(RX_FRAMES),
+			 V(NP_COAL_RX_USECS, 0, NP_COAL_RX_FRAMES, 0), m, sizeof(m)),
+	       -EINVAL, "nfp: rx-usecs 0 with rx-frames 0 refused (EINVAL)");
+	is_int(send_coal(&s, "ens6np0", F(TX_FRAMES), V(NP_COAL_TX_FRAMES, 65535), m, sizeof(m)),
+	       -EINVAL, "nfp: tx-frames 65535 refused (EINVAL)");
+	is_int(send_coal(&s, "ens6np0", F(RX_USECS) | F(RX_FRAMES),
+			 V(NP_COAL_RX_USECS, 0, NP_COAL_RX_FRAMES, 1), m, sizeof(m)),
+	       0, "nfp: rx-usecs 0 with rx-frames 1 (no moderation) taken");
+	done(&s);
+}
+
 static void igc(void)
 {
 	struct sim s;
@@ -286,6 +335,7 @@ int main(void)
 	atlantic();
 	tg3();
 	igc();
+	more();
 	masks();
 	input_sets();
 	{
