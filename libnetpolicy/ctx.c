@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan/np_policy_file.h"
+#include "plan/policy/np_policy_file.h"
 #include "np_private.h"
 #include "np_test_hooks.h"
 

@@ -15,7 +15,7 @@
 
 #include "plan/np_mixed.h"
 #include "plan/np_policy.h"
-#include "plan/np_policy_file.h"
+#include "plan/policy/np_policy_file.h"
 
 static void set_queues(struct np_dev *t, unsigned first, unsigned n, const uint32_t *val)
 {

@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "plan/np_policy_file.h"
+#include "plan/policy/np_policy_file.h"
 
 static const char *const chan_names[] = {
 	[NP_CHAN_LINK_SPEED] = "link-speed",

@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "plan/np_policy_file.h"
+#include "plan/policy/np_policy_file.h"
 
 /* short for this file and policy_file.c */
 #define custom np_custom_policy

@@ -23,7 +23,7 @@
 
 #include <json-c/json.h>
 
-#include "plan/np_policy_file.h"
+#include "plan/policy/np_policy_file.h"
 
 /* A policy file is a few dozen lines; far more is no policy file. */
 #define NP_POLICY_FILE_MAX (64u << 10)
