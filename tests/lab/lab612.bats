@@ -85,3 +85,10 @@ guest() {
 	cc -O2 -static -o "$BATS_FILE_TMPDIR/qstats" "$NP_SRCDIR/tests/lab/qstats.c"
 	guest traffic-virtio.sh -n virtio-rss:4 -c 4 -b "$BATS_FILE_TMPDIR/qstats" -H "$NP_SRCDIR/tests/lab/host/send.sh"
 }
+
+# issue 22 item 2: a custom policy (tests/lab/policies/coarse.conf) with
+# coalescing values igb refuses; the plan rounds them, --strict as well
+@test "igb, from 4 and 8 channels: a custom policy's rx/tx-usecs 5 planned as 10 with a note, applied, checked, reset; --strict the same" {
+	need_netpolicy
+	guest igb-custom.sh -n igb -c 4 -f "$NP_SRCDIR/tests/lab/policies/coarse.conf"
+}
