@@ -86,9 +86,9 @@ guest() {
 	guest traffic-virtio.sh -n virtio-rss:4 -c 4 -b "$BATS_FILE_TMPDIR/qstats" -H "$NP_SRCDIR/tests/lab/host/send.sh"
 }
 
-# issue 22 item 2: a custom policy (tests/lab/policies/coarse.conf) with
+# issue 22 item 2: custom policies (tests/lab/policies/*.conf) with
 # coalescing values igb refuses; the plan rounds them, --strict as well
-@test "igb, from 4 and 8 channels: a custom policy's rx/tx-usecs 5 planned as 10 with a note, applied, checked, reset; --strict the same" {
+@test "igb, from 4 and 8 channels: custom policies with rx/tx-usecs igb refuses (5, 2, 20000) planned as values it takes with a note, applied, checked, reset; --strict the same" {
 	need_netpolicy
-	guest igb-custom.sh -n igb -c 4 -f "$NP_SRCDIR/tests/lab/policies/coarse.conf"
+	guest igb-custom.sh -n igb -c 4 -f "$NP_SRCDIR/tests/lab/policies/coarse.conf" -f "$NP_SRCDIR/tests/lab/policies/edges.conf"
 }
