@@ -77,3 +77,18 @@ guest() {
 	need_netpolicy
 	guest traffic.sh -n igb -c 4 -H "$NP_SRCDIR/tests/lab/host/send.sh"
 }
+
+# issue 22 item 5 on virtio-net: 6.12's virtio_net counts per-queue packets
+# only in netlink qstats, which the guest reads with tests/lab/qstats.c
+@test "virtio-net with RSS: packets land on the queues the RSS table names, their interrupts on the CPUs the plan pinned" {
+	need_netpolicy
+	cc -O2 -static -o "$BATS_FILE_TMPDIR/qstats" "$NP_SRCDIR/tests/lab/qstats.c"
+	guest traffic-virtio.sh -n virtio-rss:4 -c 4 -b "$BATS_FILE_TMPDIR/qstats" -H "$NP_SRCDIR/tests/lab/host/send.sh"
+}
+
+# issue 22 item 2: custom policies (tests/lab/policies/*.conf) with
+# coalescing values igb refuses; the plan rounds them, --strict as well
+@test "igb, from 4 and 8 channels: custom policies with rx/tx-usecs igb refuses (5, 2, 20000) planned as values it takes with a note, applied, checked, reset; --strict the same" {
+	need_netpolicy
+	guest igb-custom.sh -n igb -c 4 -f "$NP_SRCDIR/tests/lab/policies/coarse.conf" -f "$NP_SRCDIR/tests/lab/policies/edges.conf"
+}
