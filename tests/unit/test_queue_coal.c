@@ -17,7 +17,7 @@
 #include "fixture.h"
 #include "plan/np_mixed.h"
 #include "plan/np_policy.h"
-#include "plan/np_policy_file.h"
+#include "plan/policy/np_policy_file.h"
 #include "tap.h"
 
 /* The whole plan of policy `name` for st (opts: the mixed flows). */
