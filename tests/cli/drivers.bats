@@ -4,16 +4,10 @@
 # cannot set left alone, and the simulator refusing what they refuse.
 
 load ../helpers
+load drivers_lib
 
 setup() { np_tmpdir; }
 teardown() { np_cleanup_tmp; }
-
-dev_of() { jq -r '.devices[0].ifname' "$MODEL"; }
-
-plan_json() {	# plan_json MODEL POLICY: the dry-run plan as JSON
-	np_model "$1"
-	npsim --json "$(dev_of)" set "$2" --dry-run
-}
 
 changes_of() {	# changes_of JSON: "knob what" per planned change
 	jq -r '.steps[] | .knob as $k | .changes[] | "\($k) \(.what)"' <<<"$1"

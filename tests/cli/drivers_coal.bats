@@ -6,38 +6,15 @@
 # (tests/unit/test_sim_drivers.c sends it the requests no plan would).
 
 load ../helpers
+load drivers_lib
 
 setup() { np_tmpdir; }
 teardown() { np_cleanup_tmp; }
-
-dev_of() { jq -r '.devices[0].ifname' "$MODEL"; }
-
-plan_json() {	# plan_json MODEL POLICY: the dry-run plan as JSON
-	np_model "$1"
-	npsim --json "$(dev_of)" set "$2" --dry-run
-}
 
 # after MODEL POLICY FIELD: the value the plan gives FIELD, or "none"
 after() {
 	jq -r --arg f "$3" '[.steps[] | select(.knob == "coalesce") | .changes[]
 		| select(.what == $f) | .after] | if length == 0 then "none" else .[-1] | tostring end' <<<"$2"
-}
-
-notes_of() { jq -r '.notes[] | "\(.knob): \(.note)"' <<<"$1"; }
-
-# every policy applies without a refusal (nothing dropped) and check passes
-applies_clean() {
-	local policy
-	for policy in cpu latency throughput; do
-		np_model "$1"
-		rm -rf "$STATE_DIR"
-		run npsim --json "$(dev_of)" set "$policy"
-		[ "$status" -eq 0 ] || { echo "$1 $policy: $output"; return 1; }
-		[ "$(jq '.dropped | length' <<<"$output")" -eq 0 ] ||
-			{ echo "$1 $policy dropped: $output"; return 1; }
-		run npsim "$(dev_of)" check
-		[ "$status" -eq 0 ] || { echo "$1 $policy check: $output"; return 1; }
-	done
 }
 
 @test "r8169: no plan counts more than 60 frames; the note says why" {

@@ -10,34 +10,12 @@
 # driver's names; that classification itself is tests/unit/test_irq.c's.
 
 load ../helpers
+load drivers_lib
 
 setup() { np_tmpdir; }
 teardown() { np_cleanup_tmp; }
 
 MODELS=(bnxt-8q ena-8q gve-8q iavf-4q vmxnet3-4q cxgb4-8q be2net-8q)
-
-dev_of() { jq -r '.devices[0].ifname' "$MODEL"; }
-
-plan_json() {	# plan_json MODEL POLICY: the dry-run plan as JSON
-	np_model "$1"
-	npsim --json "$(dev_of)" set "$2" --dry-run
-}
-
-# site MODEL POLICY-TEXT: the dry-run plan (JSON) of a site policy "site"
-site() {
-	np_model "$1"
-	mkdir -p "$NP_TMP/pol"
-	printf '%b' "$2" >"$NP_TMP/pol/site.conf"
-	npsim --policy-dir "$NP_TMP/pol" --json "$(dev_of)" set site --dry-run
-}
-
-# after PLAN FIELD: the value the plan gives coalescing FIELD, or "none"
-after() {
-	jq -r --arg f "$2" '[.steps[] | select(.knob == "coalesce") | .changes[]
-		| select(.what == $f) | .after] | if length == 0 then "none" else .[-1] | tostring end' <<<"$1"
-}
-
-notes_of() { jq -r '.notes[] | "\(.knob): \(.note)"' <<<"$1"; }
 
 # the planned changes of KNOB, "what" each, sorted and on one line
 whats() {
@@ -91,7 +69,7 @@ irqs_everywhere() {
 @test "gve: usecs above 8190 (GVE_MAX_ITR_INTERVAL_DQO) are not planned; the note says why" {
 	# fact: gve_ranges (rx/tx-usecs 0-8190, -EINVAL above)
 	out=$(site gve-8q 'base = latency\ncoalesce.rx-usecs = 10000\n')
-	[ "$(after "$out" rx-usecs)" = 8190 ]
+	[ "$(coal_after "$out" rx-usecs)" = 8190 ]
 	notes_of "$out" | grep -q "coalesce: rx-usecs 10000 is not a value gve takes .*: 8190 used"
 }
 
@@ -196,7 +174,7 @@ queue_irqs_after_channels() {
 	# fact: no ranges (the firmware clamps; the driver rounds): a large
 	# value is planned as asked, with no "not a value" note
 	out=$(site bnxt-8q 'base = latency\ncoalesce.rx-usecs = 10000\n')
-	[ "$(after "$out" rx-usecs)" = 10000 ]
+	[ "$(coal_after "$out" rx-usecs)" = 10000 ]
 	run grep -q "is not a value" <<<"$(notes_of "$out")"
 	[ "$status" -ne 0 ]
 }
@@ -231,7 +209,7 @@ queue_irqs_after_channels() {
 	# fact: no ranges (cxgb4_set_rspq_intr_params() takes the nearest
 	# hold-off timer: the driver rounds, it does not refuse)
 	out=$(site cxgb4-8q 'base = latency\ncoalesce.rx-usecs = 10000\n')
-	[ "$(after "$out" rx-usecs)" = 10000 ]
+	[ "$(coal_after "$out" rx-usecs)" = 10000 ]
 	run grep -q "is not a value" <<<"$(notes_of "$out")"
 	[ "$status" -ne 0 ]
 	# model: no channel ops
@@ -250,7 +228,7 @@ queue_irqs_after_channels() {
 	# fact: no ranges (be_set_coalesce() clamps to rx-usecs-high and
 	# BE_MAX_EQD: the driver rounds)
 	out=$(site be2net-8q 'base = latency\ncoalesce.rx-usecs = 10000\n')
-	[ "$(after "$out" rx-usecs)" = 10000 ]
+	[ "$(coal_after "$out" rx-usecs)" = 10000 ]
 	run grep -q "is not a value" <<<"$(notes_of "$out")"
 	[ "$status" -ne 0 ]
 }

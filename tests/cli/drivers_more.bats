@@ -5,49 +5,17 @@
 # simulator refuses what the driver refuses (tests/unit/test_sim_drivers.c sends it the requests no plan would).
 
 load ../helpers
+load drivers_lib
 
 setup() { np_tmpdir; }
 teardown() { np_cleanup_tmp; }
 
-dev_of() { jq -r '.devices[0].ifname' "$MODEL"; }
-
-# site MODEL POLICY-TEXT: the dry-run plan (JSON) of a site policy "site"
-site() {
-	np_model "$1"
-	mkdir -p "$NP_TMP/pol"
-	printf '%b' "$2" >"$NP_TMP/pol/site.conf"
-	npsim --policy-dir "$NP_TMP/pol" --json "$(dev_of)" set site --dry-run
-}
-
-# after PLAN FIELD: the value the plan gives coalescing FIELD, or "none"
-after() {
-	jq -r --arg f "$2" '[.steps[] | select(.knob == "coalesce") | .changes[]
-		| select(.what == $f) | .after] | if length == 0 then "none" else .[-1] | tostring end' <<<"$1"
-}
-
-notes_of() { jq -r '.notes[] | "\(.knob): \(.note)"' <<<"$1"; }
-
-# every policy applies without a refusal and check passes
-applies_clean() {
-	local policy
-	for policy in cpu latency throughput; do
-		np_model "$1"
-		rm -rf "$STATE_DIR"
-		run npsim --json "$(dev_of)" set "$policy"
-		[ "$status" -eq 0 ] || { echo "$1 $policy: $output"; return 1; }
-		[ "$(jq '.dropped | length' <<<"$output")" -eq 0 ] ||
-			{ echo "$1 $policy dropped: $output"; return 1; }
-		run npsim "$(dev_of)" check
-		[ "$status" -eq 0 ] || { echo "$1 $policy check: $output"; return 1; }
-	done
-}
-
 @test "mlx4_en: usecs stop below 65535 (the driver default's value), tx-frames-irq is never planned" {
 	out=$(site mlx4-8q 'base = latency\ncoalesce.rx-usecs = 70000\ncoalesce.tx-frames-irq = 0\n')
-	[ "$(after "$out" rx-usecs)" = 65534 ]
+	[ "$(coal_after "$out" rx-usecs)" = 65534 ]
 	notes_of "$out" | grep -q "coalesce: rx-usecs 70000 is not a value mlx4_en takes .*: 65534 used"
 	# tx-frames-irq is mlx4's Tx budget: 0 would be -EINVAL, any value no moderation
-	[ "$(after "$out" tx-frames-irq)" = none ]
+	[ "$(coal_after "$out" tx-frames-irq)" = none ]
 	notes_of "$out" | grep -q "mlx4_en uses tx-frames-irq as its Tx completion budget"
 	applies_clean mlx4-8q
 }
@@ -61,32 +29,32 @@ applies_clean() {
 
 @test "qede: usecs above 511 are not planned; the note says why" {
 	out=$(site qede-8q 'base = latency\ncoalesce.rx-usecs = 1000\n')
-	[ "$(after "$out" rx-usecs)" = 511 ]
+	[ "$(coal_after "$out" rx-usecs)" = 511 ]
 	notes_of "$out" | grep -q "coalesce: rx-usecs 1000 is not a value qede takes .*: 511 used"
 	applies_clean qede-8q
 }
 
 @test "hns3: rx-usecs-high above 236 is not planned; the note says why" {
 	out=$(site hns3-8q 'base = latency\ncoalesce.rx-usecs-high = 300\n')
-	[ "$(after "$out" rx-usecs-high)" = 236 ]
+	[ "$(coal_after "$out" rx-usecs-high)" = 236 ]
 	notes_of "$out" | grep -q "coalesce: rx-usecs-high 300 is not a value hns3 takes .*: 236 used"
 	applies_clean hns3-8q
 }
 
 @test "nfp: a direction without a delay gets a frame count (1), never usecs 0 with frames 0" {
 	out=$(site nfp-8q 'base = latency\ncoalesce.rx-frames = 0\ncoalesce.tx-frames = 0\n')
-	[ "$(after "$out" rx-usecs)" = 0 ]
-	[ "$(after "$out" rx-frames)" = 1 ]
+	[ "$(coal_after "$out" rx-usecs)" = 0 ]
+	[ "$(coal_after "$out" rx-frames)" = 1 ]
 	notes_of "$out" | grep -q "coalesce: rx-frames 0 with rx-usecs 0: nfp needs a delay or a frame count .*: rx-frames 1"
 	# tx keeps its delay: frames 0 beside it is taken
-	[ "$(after "$out" tx-frames)" = 0 ]
+	[ "$(coal_after "$out" tx-frames)" = 0 ]
 	applies_clean nfp-8q
 }
 
 @test "hns3: one interrupt rate limit: a planned rx-usecs-high is tx-usecs-high too" {
 	out=$(site hns3-8q 'base = throughput\ncoalesce.rx-usecs-high = 200\n')
-	[ "$(after "$out" rx-usecs-high)" = 200 ]
-	[ "$(after "$out" tx-usecs-high)" = 200 ]
+	[ "$(coal_after "$out" rx-usecs-high)" = 200 ]
+	[ "$(coal_after "$out" tx-usecs-high)" = 200 ]
 	notes_of "$out" | grep -q "tx-usecs-high 0: hns3 takes one value for both directions .*: rx-usecs-high's 200"
 	np_model hns3-8q
 	mkdir -p "$NP_TMP/pol"
