@@ -92,3 +92,16 @@ guest() {
 	need_netpolicy
 	guest igb-custom.sh -n igb -c 4 -f "$NP_SRCDIR/tests/lab/policies/coarse.conf" -f "$NP_SRCDIR/tests/lab/policies/edges.conf"
 }
+
+# issue 22 item 2: from a user-set table the flag stays the user's; cpu must
+# make the table fit before it shrinks the channels
+@test "igb, 4 channels, user table over 0-2: every policy set, reported, checked; reset writes the user's table back and the kernel refuses -L 2 as before" {
+	need_netpolicy
+	guest igb-usertable.sh -n igb -c 4
+}
+
+# issue 22 item 1: every driver of the 6.12 stack, vmxnet3 included
+@test "6.12: every policy on every emulated driver (igb, virtio-net, e1000e, vmxnet3, netdevsim): applied without rollback, check passes" {
+	need_netpolicy
+	guest every-policy.sh -n igb -n virtio-rss:4 -n e1000e -n vmxnet3:2
+}

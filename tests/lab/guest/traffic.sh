@@ -5,7 +5,7 @@
 # the queues the RSS table names, on more than one when it names more than
 # one, and each Rx queue's interrupts must fire on the CPU the plan pinned
 # its IRQ to.  TRAFFIC_DRIVER (igb) and TRAFFIC_POLICIES (throughput
-# latency) are set by a wrapper that sources this (traffic-virtio.sh).
+# latency cpu) are set by a wrapper that sources this (traffic-virtio.sh).
 . /lab/lib.sh
 
 DRV=${TRAFFIC_DRIVER:-igb}
@@ -24,7 +24,7 @@ rxq_counts() {
 # irq_total N: interrupts of IRQ N per CPU, "c0 c1 ..."
 irq_cpus() { awk -v n="$1:" '$1 == n { for (i = 2; i <= 1 + nc; i++) printf "%s ", $i; print "" }' nc="$(nproc)" /proc/interrupts; }
 round=0
-for P in ${TRAFFIC_POLICIES:-throughput latency}; do
+for P in ${TRAFFIC_POLICIES:-throughput latency cpu}; do
 	i=0; while [ "$(cat /sys/class/net/$IF/carrier)" != 1 ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
 	run_np /tmp/set.out 0 "$NP" "$IF" set "$P"
 	i=0; while [ "$(cat /sys/class/net/$IF/carrier)" != 1 ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
