@@ -13,7 +13,8 @@ mode=${1:-}
 # package would upgrade it, which is not ours to do.
 packages=(build-essential autoconf automake libtool pkg-config libmnl-dev libnl-3-dev
 	libnl-route-3-dev libjson-c-dev bats bash-completion ethtool iproute2 strace jq time util-linux iperf3
-	systemd ansible-core python3 python3-jsonschema)
+	systemd ansible-core python3 python3-jsonschema
+	prometheus-node-exporter)	# its textfile collector scrapes `netpolicy metrics` (tests/kernel/metrics.bats)
 lab_packages=(qemu-system-x86 kmod cpio busybox-static xz-utils zstd)
 # the Debian package build (tests/pkg/deb.bats)
 deb_packages=(dpkg-dev debhelper lintian)
