@@ -279,8 +279,12 @@ static bool any_set(const void *m, size_t n)
 	return false;
 }
 
-/* The fields a rule matches: each member of the flow type's header and of
- * the extension whose mask is not all zero (what mlx5 counts as tuples). */
+/* The fields a rule matches, counted as mlx5 counts its tuples (np_drivers.h
+ * NP_RULE_ORDER_FIELDS; citations.tsv): each member of the flow type's
+ * header whose mask is not all zero, one more for the protocol of a TCP,
+ * UDP or SCTP rule and for the family of an IP user rule (an Ethernet rule
+ * has none), one for a VLAN, one for a MAC-extension destination.  So rules
+ * of different flow types compare as the driver compares them. */
 static unsigned n_fields(const struct ethtool_rx_flow_spec *fs)
 {
 	const struct ethtool_tcpip4_spec *t4 = &fs->m_u.tcp_ip4_spec;
@@ -292,17 +296,17 @@ static unsigned n_fields(const struct ethtool_rx_flow_spec *fs)
 
 	switch (fs->flow_type & ~(uint32_t)(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
 	case TCP_V4_FLOW: case UDP_V4_FLOW: case SCTP_V4_FLOW:
-		n = !!t4->ip4src + !!t4->ip4dst + !!t4->psrc + !!t4->pdst + !!t4->tos;
+		n = 1 + !!t4->ip4src + !!t4->ip4dst + !!t4->psrc + !!t4->pdst + !!t4->tos;
 		break;
 	case TCP_V6_FLOW: case UDP_V6_FLOW: case SCTP_V6_FLOW:
-		n = any_set(t6->ip6src, 16) + any_set(t6->ip6dst, 16) + !!t6->psrc + !!t6->pdst +
-		    !!t6->tclass;
+		n = 1 + any_set(t6->ip6src, 16) + any_set(t6->ip6dst, 16) + !!t6->psrc +
+		    !!t6->pdst + !!t6->tclass;
 		break;
 	case IPV4_USER_FLOW:
-		n = !!u4->ip4src + !!u4->ip4dst + !!u4->l4_4_bytes + !!u4->tos + !!u4->proto;
+		n = 1 + !!u4->ip4src + !!u4->ip4dst + !!u4->l4_4_bytes + !!u4->tos + !!u4->proto;
 		break;
 	case IPV6_USER_FLOW:
-		n = any_set(u6->ip6src, 16) + any_set(u6->ip6dst, 16) + !!u6->l4_4_bytes +
+		n = 1 + any_set(u6->ip6src, 16) + any_set(u6->ip6dst, 16) + !!u6->l4_4_bytes +
 		    !!u6->tclass + !!u6->l4_proto;
 		break;
 	case ETHER_FLOW:
@@ -310,7 +314,9 @@ static unsigned n_fields(const struct ethtool_rx_flow_spec *fs)
 		break;
 	}
 	if (fs->flow_type & FLOW_EXT)
-		n += !!fs->m_ext.vlan_tci + !!fs->m_ext.vlan_etype;
+		n++;
+	if ((fs->flow_type & FLOW_MAC_EXT) && any_set(fs->m_ext.h_dest, ETH_ALEN))
+		n++;
 	return n;
 }
 

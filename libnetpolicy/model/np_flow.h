@@ -68,4 +68,9 @@ int np_flow_rule_format(const struct ethtool_rx_flow_spec *fs, char *buf, size_t
  * packets (the action and the location aside). */
 bool np_flow_same_match(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b);
 
+/* Some packet could match both rules, whatever their flow types
+ * ("ip4:dst-ip=10.0.0.1" and "tcp4:dst-port=6379" do; tcp4 and udp4 never
+ * do).  Errs towards true where a flow type leaves a field open. */
+bool np_flow_overlaps(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b);
+
 #endif

@@ -188,8 +188,4 @@ void np_plan_mixed_napi(const struct np_state *st, const struct np_plan_base *ba
 enum np_class np_mixed_napi_class(const struct np_mixed *m, const struct np_napi_inst *n,
 				  bool *split, bool *orphan);
 
-/* Whether a and b can match the same packet (same flow type, every field
- * both match on equal). */
-bool np_rule_overlaps(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b);
-
 #endif

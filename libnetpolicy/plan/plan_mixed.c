@@ -35,23 +35,6 @@
 #include "plan/np_mixed.h"
 #include "plan/np_policy.h"
 
-bool np_rule_overlaps(const struct ethtool_rx_flow_spec *a, const struct ethtool_rx_flow_spec *b)
-{
-	const uint32_t strip = FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS;
-	const unsigned char *ha = (const void *)&a->h_u, *hb = (const void *)&b->h_u;
-	const unsigned char *ma = (const void *)&a->m_u, *mb = (const void *)&b->m_u;
-
-	if ((a->flow_type & ~strip) != (b->flow_type & ~strip))
-		return false;
-	for (size_t i = 0; i < sizeof(a->h_u); i++)
-		if ((ha[i] ^ hb[i]) & ma[i] & mb[i])
-			return false;
-	if ((a->flow_type & FLOW_EXT) && (b->flow_type & FLOW_EXT) &&
-	    ((a->h_ext.vlan_tci ^ b->h_ext.vlan_tci) & a->m_ext.vlan_tci & b->m_ext.vlan_tci))
-		return false;
-	return true;
-}
-
 /* Split n items over the used classes by weight, each at least one (n is
  * at least the number of used classes); largest remainders get the rest. */
 static void split(unsigned n, const struct np_mixed *m, unsigned *out)
@@ -326,7 +309,7 @@ static int conflicts(struct np_plan *plan, const struct np_state *st,
 		const struct np_rule *f = &foreign->rules[i];
 		char text[NP_FLOW_TEXT_MAX], order[200];
 
-		if (!np_rule_overlaps(&f->fs, &r->fs))
+		if (!np_flow_overlaps(&f->fs, &r->fs))
 			continue;
 		if (np_flow_rule_format(&f->fs, text, sizeof(text)) < 0)
 			snprintf(text, sizeof(text), "flow type %u", f->fs.flow_type);

@@ -75,6 +75,15 @@ teardown() { np_cleanup_tmp; }
 	[[ "$(warning tcp4:dst-port=6379,dst-ip=10.0.0.1)" == *"(tcp4:dst-ip=10.0.0.1,dst-port=6379), which matches first (driver mlx5_core tries a rule matching more fields first, drivers/net/ethernet/mellanox/mlx5/core/en_fs_ethtool.c)"* ]]
 	[[ "$(warning tcp4)" == *"(tcp4), which matches after ours (driver mlx5_core tries a rule matching more fields first"* ]]
 	[[ "$(warning tcp4:src-port=1234)" == *"which may match first (driver mlx5_core orders rules matching as many fields in its hardware"* ]]
+	# rules of other flow types overlap too, and mlx5 counts a TCP rule's
+	# protocol and an IP rule's family as one field each, an Ethernet rule's
+	# none: ip4 with one address is 2 fields like tcp4 with a port
+	[[ "$(warning ip4:dst-ip=10.0.0.1)" == *"overlaps the foreign rule at location 5 (ip4:dst-ip=10.0.0.1), which may match first (driver mlx5_core orders rules matching as many fields"* ]]
+	[[ "$(warning ip4:dst-ip=10.0.0.1,src-ip=10.1.0.0/16)" == *"(ip4:src-ip=10.1.0.0/16,dst-ip=10.0.0.1), which matches first"* ]]
+	[[ "$(warning ether:vlan=100)" == *"(ether:vlan=100), which matches after ours"* ]]
+	# and those that cannot take a packet of ours are no warning
+	[ -z "$(warning udp4:dst-port=6379)" ]
+	[ -z "$(warning ip6:dst-ip=fd00::1)" ]
 	np_sim_dev sfc-mixed
 	[[ "$(warning tcp4)" == *"(tcp4), which may match first (driver sfc gives every rule one priority; the NIC's firmware orders them"* ]]
 	# a driver the table does not know (ice's rules could not overlap:
