@@ -64,6 +64,17 @@ static inline int np_cpu_llc(const struct np_topology *t, unsigned cpu)
 	return l >= 0 && (unsigned)l < t->nr_llcs ? l : -1;
 }
 
+/* The cluster index of an online CPU, -1 when the topology has none. */
+static inline int np_cpu_cluster(const struct np_topology *t, unsigned cpu)
+{
+	int c;
+
+	if (!t->nr_clusters || cpu >= t->nr_cpus)
+		return -1;
+	c = t->cpus[cpu].cluster;
+	return c >= 0 && (unsigned)c < t->nr_clusters ? c : -1;
+}
+
 /* --- NIC knobs ------------------------------------------------------------ */
 
 struct np_channels {

@@ -19,6 +19,14 @@
  * the local cores of every local L3 come before any remote one, and SMT
  * siblings after every core, as without LLCs.  A topology without LLCs
  * orders in CPU id order within each group, as it always did.
+ *
+ * Within an LLC the cores go round robin over its clusters the same way
+ * (topology/cluster_cpus_list: cores sharing an L2 or the L3 tags and bus
+ * of one part of the die; Kunpeng 920's clusters of 4, Intel's Atom
+ * modules of 4 cores on one L2).  The kernel's cluster scheduling
+ * (CONFIG_SCHED_CLUSTER) spreads busy tasks over clusters for the same
+ * reason: two busy queues in one cluster share what the cluster shares.
+ * Where a cluster is one core, as on most x86 servers, nothing changes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,30 +40,31 @@ void np_cpu_order_clear(struct np_cpu_order *o)
 	memset(o, 0, sizeof(*o));
 }
 
-struct llc_key {
-	unsigned rank;		/* how many CPUs of its LLC come before it in the group */
-	unsigned llc;		/* nr_llcs for a CPU without one */
+struct domain_key {
+	unsigned rank;		/* how many CPUs of its domain come before it in the group */
+	unsigned dom;		/* the domain count for a CPU without one */
 	unsigned cpu;
 };
 
-static int cmp_llc_key(const void *a, const void *b)
+static int cmp_domain_key(const void *a, const void *b)
 {
-	const struct llc_key *x = a, *y = b;
+	const struct domain_key *x = a, *y = b;
 
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
-	if (x->llc != y->llc)
-		return x->llc < y->llc ? -1 : 1;
+	if (x->dom != y->dom)
+		return x->dom < y->dom ? -1 : 1;
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
 }
 
-/* cpus[] (one pass, in CPU id order) reordered round robin over the LLCs:
- * every LLC's first CPU by LLC index (the order of each LLC's first CPU),
- * then every LLC's second, ...  -ENOMEM. */
-static int by_llc(const struct np_topology *t, unsigned *cpus, unsigned n)
+/* cpus[] reordered round robin over the LLCs (llc) or the clusters: every
+ * domain's first CPU by domain index, then every domain's second, ...; the
+ * CPUs of one domain keep their order.  -ENOMEM. */
+static int by_domain(const struct np_topology *t, unsigned *cpus, unsigned n, bool llc)
 {
-	unsigned *seen = calloc((size_t)t->nr_llcs + 1, sizeof(*seen));
-	struct llc_key *k = malloc(sizeof(*k) * (n ? n : 1));
+	unsigned nr = llc ? t->nr_llcs : t->nr_clusters;
+	unsigned *seen = calloc((size_t)nr + 1, sizeof(*seen));
+	struct domain_key *k = malloc(sizeof(*k) * (n ? n : 1));
 
 	if (!seen || !k) {
 		free(seen);
@@ -63,12 +72,12 @@ static int by_llc(const struct np_topology *t, unsigned *cpus, unsigned n)
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		int l = np_cpu_llc(t, cpus[i]);
-		unsigned llc = l < 0 ? t->nr_llcs : (unsigned)l;
+		int d = llc ? np_cpu_llc(t, cpus[i]) : np_cpu_cluster(t, cpus[i]);
+		unsigned dom = d < 0 ? nr : (unsigned)d;
 
-		k[i] = (struct llc_key){ seen[llc]++, llc, cpus[i] };
+		k[i] = (struct domain_key){ seen[dom]++, dom, cpus[i] };
 	}
-	qsort(k, n, sizeof(*k), cmp_llc_key);
+	qsort(k, n, sizeof(*k), cmp_domain_key);
 	for (unsigned i = 0; i < n; i++)
 		cpus[i] = k[i].cpu;
 	free(seen);
@@ -108,7 +117,7 @@ int np_cpu_order(const struct np_topology *t, const struct np_cpumask *eligible,
 	}
 	/* Four passes: (primary, local), (primary, remote), (sibling, local),
 	 * (sibling, remote); CPU id order within each, then round robin over
-	 * the LLCs where they are known. */
+	 * the clusters and the LLCs where they are known. */
 	for (int pass = 0; pass < 4; pass++) {
 		bool want_primary = pass < 2, want_local = !(pass & 1);
 		unsigned from = n;
@@ -126,7 +135,10 @@ int np_cpu_order(const struct np_topology *t, const struct np_cpumask *eligible,
 				continue;
 			order[n++] = (unsigned)cpu;
 		}
-		if (t->nr_llcs && by_llc(t, order + from, n - from) < 0) {
+		/* clusters first: the LLC pass keeps each LLC's CPUs in the
+		 * order this one leaves them */
+		if ((t->nr_clusters && by_domain(t, order + from, n - from, false) < 0) ||
+		    (t->nr_llcs && by_domain(t, order + from, n - from, true) < 0)) {
 			r = -ENOMEM;
 			goto out;
 		}

@@ -61,6 +61,32 @@ irq_cpus() {
 	[ "$output" = false ]
 }
 
+# clusters (topology/cluster_cpus_list): cores sharing an L2 or L3 tags
+# within one LLC.  with_clusters JQ: the model with each CPU's cluster and
+# llc set by JQ (`.llc` is its CCX), then the throughput IRQs' CPUs
+with_clusters() {
+	jq ".topology.cpus |= map($1)" "$MODEL" >"$NP_TMP/cl.json"
+	MODEL=$NP_TMP/cl.json
+	npsim "$DEV" set throughput >/dev/null
+	npsim --json "$DEV" show >"$NP_TMP/show.json"
+	irq_cpus "$NP_TMP/show.json"
+}
+
+@test "throughput: one IRQ per cluster first within an L3" {
+	# the CCXs as clusters of one L3
+	[ "$(with_clusters '.cluster = .llc | .llc = 0')" = "0 4 8 12 1 5 9 13" ]
+	[ "$(jq -c '[.topology.cpus[0, 4, 16, 20] | .cluster]' "$NP_TMP/show.json")" = "[0,1,0,1]" ]
+}
+
+@test "throughput: round robin over the L3s, and within each over its clusters" {
+	# two L3s of two clusters each
+	[ "$(with_clusters '.cluster = .llc | .llc = (.llc / 2 | floor)')" = "0 8 4 12 1 9 5 13" ]
+}
+
+@test "throughput: a cluster per core (most x86 servers) orders as the L3s alone" {
+	[ "$(with_clusters '.cluster = .core')" = "0 4 8 12 1 5 9 13" ]
+}
+
 @test "show --json gives each CPU's llc as the model has it" {
 	run npsim --json "$DEV" show
 	[ "$status" -eq 0 ]
