@@ -145,20 +145,12 @@ vmxnet3_model() {	# the 4-queue VM with vmxnet3: channels reported, no setter
 # the tx queues that stay.  $1 model, $2 driver name written into it, $3
 # driver_rules (true/false).
 after_channels() {
-	local dev k pid
 	np_model "$1"
 	jq --arg d "$2" --argjson r "$3" '.driver_rules = $r | .devices[0].driver = $d
 		| .devices[0].irqs |= map(if .queue != null then .affinity = "1" else . end)
 		| .devices[0].queues.tx |= map(.xps_cpus = "1")' \
 		"$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
-	dev=$(dev_of)
-	k=$(npsim --json "$dev" set cpu --dry-run | jq '[.steps[].knob] | index("channels")')
-	[ "$k" != null ] || return 1
-	NETPOLICY_TEST_STOP_AFTER_STEP=$k "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" \
-		--model "$MODEL" "$dev" set cpu 2>/dev/null &
-	pid=$!
-	wait_stopped "$pid"
-	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+	set_cpu_until_channels || return 1
 	jq -r '.devices[0] |
 		"affinity \(if ([.irqs[] | select(.queue != null) | .affinity] | unique) == ["1"]
 			then "kept" else "reset" end) xps \(if ([.queues.tx[].xps_cpus] | unique) == ["1"]

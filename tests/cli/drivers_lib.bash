@@ -39,3 +39,18 @@ applies_clean() {
 		[ "$status" -eq 0 ] || { echo "$1 $policy check: $output"; return 1; }
 	done
 }
+
+# set_cpu_until_channels: `set cpu` on $MODEL's device, stopped and killed
+# right after its channel step, so that the model holds what the simulated
+# driver left after the change; fails when the plan changes no channels
+set_cpu_until_channels() {
+	local dev k pid
+	dev=$(dev_of)
+	k=$(npsim --json "$dev" set cpu --dry-run | jq '[.steps[].knob] | index("channels")')
+	[ "$k" != null ] || return 1
+	NETPOLICY_TEST_STOP_AFTER_STEP=$k "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" \
+		--model "$MODEL" "$dev" set cpu 2>/dev/null &
+	pid=$!
+	wait_stopped "$pid"
+	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+}

@@ -97,18 +97,10 @@ irqs_everywhere() {
 # IRQ first moved to CPU 1, and print the distinct affinities the simulated
 # driver left on them (drivers.bats after_channels(), for one model).
 queue_irqs_after_channels() {
-	local dev k pid
 	np_model "$1"
 	jq '.devices[0].irqs |= map(if .queue != null then .affinity = "1" else . end)' \
 		"$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
-	dev=$(dev_of)
-	k=$(npsim --json "$dev" set cpu --dry-run | jq '[.steps[].knob] | index("channels")')
-	[ "$k" != null ] || return 1
-	NETPOLICY_TEST_STOP_AFTER_STEP=$k "$NETPOLICY_TEST_BIN" --state-dir "$STATE_DIR" \
-		--model "$MODEL" "$dev" set cpu 2>/dev/null &
-	pid=$!
-	wait_stopped "$pid"
-	kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+	set_cpu_until_channels || return 1
 	jq -r '[.devices[0].irqs[] | select(.queue != null) | .affinity] | unique | join(" ")' "$MODEL"
 }
 
