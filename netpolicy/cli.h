@@ -24,10 +24,10 @@ enum {
 	NP_EXIT_UNRECORDED = 6,
 	NP_EXIT_BUSY = 7,	/* --wait expired: another netpolicy holds the device */
 	NP_EXIT_PARTIAL = 8,	/* plan: some devices changed, others failed */
-	NP_EXIT_STATE = 9,
-	NP_EXIT_COMMAND = 10,	/* try: the workload failed (or timed out) under a
-				 * condition; the device is back at its baseline */	/* an interrupted run's journal in a state directory that
+	NP_EXIT_STATE = 9,	/* an interrupted run's journal in a state directory that
 				 * cannot be written: refused, nothing was changed */
+	NP_EXIT_COMMAND = 10,	/* try: the workload failed (or timed out) under a
+				 * condition; the device is back at its baseline */
 };
 
 /* The exit code (exit_code.c, the one place that decides them): of a
