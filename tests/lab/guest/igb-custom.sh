@@ -19,7 +19,7 @@ chmod 755 /tmp/np-pd
 NP=/tmp/np-pd
 
 ip link set "$IF" up
-i=0; while [ "$(cat /sys/class/net/$IF/carrier)" != 1 ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+carrier "$IF"
 is "$(ethval "$IF" -l Combined:)" 4 "$IF: combined channels at the start"
 snapshot "$IF" /tmp/pristine
 ethtool_text "$IF" >/tmp/pristine.ethtool
@@ -46,15 +46,8 @@ for case in "coarse rx-usecs=5>10 tx-usecs=5>10" "edges rx-usecs=2>0 tx-usecs=20
 	done
 done
 
-carrier() {
-	i=0
-	while [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" != 1 ] && [ $i -lt 50 ]; do
-		usleep 100000
-		i=$((i + 1))
-	done
-}
 ok "$IF: ethtool -L combined 8" ethtool -L "$IF" combined 8
-carrier
+carrier "$IF"
 snapshot "$IF" /tmp/pristine8
 ethtool_text "$IF" >/tmp/pristine8.ethtool
 run_np /tmp/dry8.out 0 "$NP" "$IF" set coarse --dry-run
@@ -70,8 +63,8 @@ for opt in "" --strict; do
 	is "$(ethval "$IF" -l Combined:)" 4 "$IF from 8 coarse $opt: combined channels"
 	is "$(ethval "$IF" -c rx-usecs:)" 10 "$IF from 8 coarse $opt: ethtool -c rx-usecs"
 	is "$(ethval "$IF" -c tx-usecs:)" 10 "$IF from 8 coarse $opt: ethtool -c tx-usecs"
-	carrier
+	carrier "$IF"
 	reset_checked "$IF" /tmp/pristine8 /tmp/pristine8.ethtool
-	carrier
+	carrier "$IF"
 done
 finish

@@ -13,17 +13,10 @@
 
 IF=$(nic igb) && pass "igb NIC $IF" || { fail "no igb NIC"; finish; }
 ip link set "$IF" up
-carrier() {
-	i=0
-	while [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" != 1 ] && [ $i -lt 50 ]; do
-		usleep 100000
-		i=$((i + 1))
-	done
-}
 for QP in 8:latency 8:throughput 8:cpu 4:cpu; do
 	Q=${QP%:*} P=${QP#*:}
 	ethtool -L "$IF" combined "$Q" || fail "ethtool -L $IF combined $Q"
-	carrier
+	carrier "$IF"
 	snapshot "$IF" /tmp/pristine
 	ethtool_text "$IF" >/tmp/ethtool.pristine
 	diag "$IF from $Q channels: set $P --dry-run"
@@ -38,13 +31,13 @@ for QP in 8:latency 8:throughput 8:cpu 4:cpu; do
 	set_reported "$IF" "$P" /tmp/pristine
 	is "$(jq -r "$coal" "$PLAN_JSON")" "$dry" "$IF from $Q: set $P wrote the coalescing its dry run planned"
 	reports_irqs_as "$IF" "$PLAN_JSON" /tmp/applied.saved
-	carrier
+	carrier "$IF"
 	diag "$IF from $Q channels: reset"
 	run_np /tmp/np-reset.json 0 "$NP" --json "$IF" reset
 	check_restored "$IF" /tmp/pristine
 	same_ethtool "$IF" /tmp/ethtool.pristine
 	snapshot "$IF" /tmp/after-reset
 	reports_irqs_as "$IF" /tmp/np-reset.json /tmp/after-reset
-	carrier
+	carrier "$IF"
 done
 finish

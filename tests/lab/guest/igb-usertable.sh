@@ -15,20 +15,13 @@
 
 IF=$(nic igb) && pass "igb NIC $IF" || { fail "no igb NIC"; finish; }
 ip link set "$IF" up
-carrier() {
-	i=0
-	while [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" != 1 ] && [ $i -lt 50 ]; do
-		usleep 100000
-		i=$((i + 1))
-	done
-}
 # shrink_refused: `ethtool -L IF combined 2` is refused as the user's table
 # makes the core refuse it; if it is not, the channels are put back
 shrink_refused() {
 	if ethtool -L "$IF" combined 2 2>/tmp/shrink.err; then
 		fail "$IF $1: ethtool -L combined 2 was taken with the user's table over queues 0-2"
 		ethtool -L "$IF" combined 4
-		carrier
+		carrier "$IF"
 		ethtool -X "$IF" equal 3
 	else
 		pass "$IF $1: ethtool -L combined 2 refused ($(head -c 100 /tmp/shrink.err | tr '\n' ' '))"
@@ -36,7 +29,7 @@ shrink_refused() {
 }
 
 ethtool -L "$IF" combined 4 || fail "ethtool -L $IF combined 4"
-carrier
+carrier "$IF"
 ok "$IF: user table equal 3" ethtool -X "$IF" equal 3
 user=$(rss_table "$IF")
 is "$user" "$(spread 128 3)" "$IF: the user's table is i % 3"
@@ -48,10 +41,10 @@ for P in latency throughput cpu; do
 	set_reported "$IF" "$P" /tmp/pristine
 	n=$(ethtool -l "$IF" | awk '/^Combined:/ { v = $2 } END { print v }')
 	is "$(rss_table "$IF")" "$(spread 128 "$n")" "$IF $P: the table is even over the $n channels"
-	carrier
+	carrier "$IF"
 	diag "$IF: reset"
 	run_np /tmp/np-reset.json 0 "$NP" --json "$IF" reset
-	carrier
+	carrier "$IF"
 	check_restored "$IF" /tmp/pristine
 	same_ethtool "$IF" /tmp/ethtool.pristine
 	is "$(rss_table "$IF")" "$user" "$IF $P: reset wrote the user's table back"

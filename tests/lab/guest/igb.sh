@@ -25,11 +25,7 @@ run_np /tmp/np-reset.out 0 "$NP" "$IF" reset
 for Q in ${IGB_QUEUES:-4 8}; do
 	ethtool -L "$IF" combined "$Q" || fail "ethtool -L $IF combined $Q"
 	# the link drops for a moment after a channel change
-	i=0
-	while [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" != 1 ] && [ $i -lt 50 ]; do
-		usleep 100000
-		i=$((i + 1))
-	done
+	carrier "$IF"
 	diag "$IF at $Q channels: $(grep "$IF" /proc/interrupts | awk '{ printf "%s%s ", $1, $NF }')"
 	snapshot "$IF" /tmp/pristine
 	ethtool_text "$IF" >/tmp/ethtool.pristine
@@ -41,7 +37,7 @@ for Q in ${IGB_QUEUES:-4 8}; do
 		reset_checked "$IF" /tmp/pristine /tmp/ethtool.pristine
 		ok "$IF: ethtool -L combined 2 after reset" ethtool -L "$IF" combined 2
 		ethtool -L "$IF" combined "$Q"
-		while [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" != 1 ]; do usleep 100000; done
+		carrier "$IF"
 	done
 done
 finish

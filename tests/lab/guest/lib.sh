@@ -129,6 +129,16 @@ nic() {
 	return 1
 }
 
+# carrier IF: wait up to 5 s for IF's carrier (igb and others drop it for a
+# moment after a channel change or a reset of the device)
+carrier() {
+	_ci=0
+	while [ "$(cat /sys/class/net/$1/carrier 2>/dev/null)" != 1 ] && [ $_ci -lt 50 ]; do
+		usleep 100000
+		_ci=$((_ci + 1))
+	done
+}
+
 # dev_irqs IF: the MSI/MSI-X IRQs of IF's PCI function, one a line (a virtio
 # NIC's `device` is the virtio device: its parent is the PCI function)
 dev_irqs() {

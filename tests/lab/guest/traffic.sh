@@ -25,9 +25,9 @@ rxq_counts() {
 irq_cpus() { awk -v n="$1:" '$1 == n { for (i = 2; i <= 1 + nc; i++) printf "%s ", $i; print "" }' nc="$(nproc)" /proc/interrupts; }
 round=0
 for P in ${TRAFFIC_POLICIES:-throughput latency cpu}; do
-	i=0; while [ "$(cat /sys/class/net/$IF/carrier)" != 1 ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+	carrier "$IF"
 	run_np /tmp/set.out 0 "$NP" "$IF" set "$P"
-	i=0; while [ "$(cat /sys/class/net/$IF/carrier)" != 1 ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+	carrier "$IF"
 	kernel_view "$IF" >"$KERNEL_VIEW"
 	table=$(rss_table "$IF")
 	named=$(echo "$table" | tr ' ' '\n' | sort -un | xargs)
