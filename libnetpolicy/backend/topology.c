@@ -20,13 +20,18 @@
 /* A cpulist of every CPU, spelled out, is about 10 KiB at NP_CPUS_MAX. */
 #define LIST_LEN 16384
 
-/* A cpulist as the kernel prints it; "(null)" (nohz_full on kernels
- * without it) is the empty set. */
+/* A cpulist as the kernel prints it.  nohz_full on a kernel built with
+ * NO_HZ_FULL but booted without nohz_full= prints its NULL mask as
+ * "(null)", right-aligned in a field as wide as the number of possible
+ * CPUs ("%*pbl"): "  (null)" with 8 of them (doc/kernel.md).  That is the
+ * empty set. */
 static int parse_list(const char *path, const char *text, struct np_cpumask *ret,
 		      struct np_error *err)
 {
 	int r;
 
+	while (*text == ' ' || *text == '\t')
+		text++;
 	if (!strcmp(text, "(null)")) {
 		np_cpumask_zero(ret);
 		return 0;
