@@ -105,3 +105,10 @@ guest() {
 	need_netpolicy
 	guest every-policy.sh -n igb -n virtio-rss:4 -n e1000e -n vmxnet3:2
 }
+
+# issue 22 item 2, the growing direction: with 8 CPUs latency and
+# throughput take igb from 4 to 8 channels, which pairs its vectors
+@test "igb, 8 CPUs, from 4 channels and a user's tx-usecs: growing to 8 pairs the vectors, planned ahead; reset unpairs and writes tx-usecs back" {
+	need_netpolicy
+	guest igb8.sh -n igb -c 8
+}
