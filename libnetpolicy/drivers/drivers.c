@@ -242,14 +242,14 @@ static const struct np_driver drivers[] = {
 	{
 		.name = "ixgbe", .ethtool_file = "drivers/net/ethernet/intel/ixgbe/ixgbe_ethtool.c",
 		.ranges = N(ixgbe_ranges), .specials = N(ixgbe_specials),
-		.paired_refuses = B(TX_USECS), .adaptive_rx_usecs = 1,
+		.paired_refuses = B(TX_USECS), .paired_reads_zero = true, .adaptive_rx_usecs = 1,
 		.chan_affinity = NP_CHAN_RESETS, .chan_xps = NP_CHAN_RESETS,
 		.irq_names = "<ifname>-TxRx-<n>", .irq_naming = NP_IRQN_IFNAME,
 	},
 	{
 		.name = "igb", .ethtool_file = "drivers/net/ethernet/intel/igb/igb_ethtool.c",
 		.ranges = N(igb_ranges), .specials = N(igb_specials),
-		.paired_refuses = B(TX_USECS), .adaptive_rx_usecs = 3,
+		.paired_refuses = B(TX_USECS), .paired_reads_zero = true, .adaptive_rx_usecs = 3,
 		.pairs_above_half = "drivers/net/ethernet/intel/igb/igb_main.c, igb_set_flag_queue_pairs()",
 		.chan_affinity = NP_CHAN_RESETS,
 		.irq_names = "<ifname>-TxRx-<n>, or <ifname>-rx-<n> and <ifname>-tx-<n>",

@@ -106,6 +106,10 @@ struct np_driver {
 	/* one interrupt rate limit for both directions: tx-usecs-high other
 	 * than rx-usecs-high is refused, -EINVAL (hns3) */
 	bool usecs_high_shared;
+	/* while Rx and Tx share vectors the paired_refuses fields read 0
+	 * (get_coalesce leaves them out: igb, ixgbe), so a channel change
+	 * that pairs the vectors turns a tx-usecs of 50 into 0 by itself */
+	bool paired_reads_zero;
 	/* paired_refuses refuses a change only: the field must stay at what
 	 * the driver reports (igc, where Tx follows rx-usecs) */
 	bool paired_refuses_change;

@@ -71,6 +71,10 @@ struct np_step {
 	int index;		/* queue or IRQ array index in `to`, -1 for the whole device */
 	uint32_t fields;	/* coalesce: which fields to send */
 	unsigned first_change, n_changes;
+	/* a run's report only: not written, the driver made these changes
+	 * itself with an earlier step (igb re-spreads its RSS table and
+	 * zeroes tx-usecs when a channel change pairs its vectors) */
+	bool by_driver;
 };
 
 struct np_note {
@@ -113,6 +117,9 @@ struct np_plan {
 	/* the engine's diffs while it looks for the field a driver refused:
 	 * a coalescing request per field (apply/refuse.c) */
 	bool split;
+	/* a run's report (apply/report.c): every difference, also what a
+	 * knob leaves to the driver (coalesce: what pairing zeroes) */
+	bool all;
 	struct np_mixed_plan *mixed;	/* the mixed policy's options and classes, else NULL */
 	struct np_state *target;
 	struct np_step *steps;

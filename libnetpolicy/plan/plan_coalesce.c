@@ -161,6 +161,29 @@ static void high_shared(const struct np_driver *drv, const struct np_state *st, 
 	c->val[NP_COAL_TX_USECS_HIGH] = rx;
 }
 
+/* igb, ixgbe: a field the paired vectors refuse reads 0 while they are
+ * paired, so that is its target, whatever was pristine; where the plan's
+ * channel change pairs them the driver zeroes it, and the plan says so (the
+ * coalesce knob writes nothing for it). */
+static void paired_zero(const struct np_driver *drv, const struct np_state *st, uint32_t paired,
+			struct np_plan *plan)
+{
+	struct np_coalesce *c = &plan->target->dev.coalesce;
+
+	if (!paired || !drv->paired_reads_zero)
+		return;
+	for (int f = 0; f < NP_COAL__COUNT; f++) {
+		if (!(paired & c->supported & NP_COAL_BIT(f)))
+			continue;
+		if (!np_driver_paired(&st->dev) && st->dev.coalesce.val[f])
+			np_plan_note(plan, "coalesce", "%s %u becomes 0 with the channel change: %s "
+				     "reports none while Rx and Tx share a vector, when Tx follows "
+				     "rx-usecs (%s)", np_coal_field_name(f), st->dev.coalesce.val[f],
+				     st->dev.driver, drv->ethtool_file);
+		c->val[f] = 0;
+	}
+}
+
 void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
 {
 	struct np_coalesce *c = &plan->target->dev.coalesce;
@@ -214,6 +237,7 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 		else
 			c->val[f] = p->coal[i].value;
 	}
+	paired_zero(drv, st, paired, plan);
 	frames_by_usecs(p, drv, st, settable, plan);
 	high_shared(drv, st, settable, plan);
 	/* igc: Tx takes rx-usecs while paired; the driver writes it, not us

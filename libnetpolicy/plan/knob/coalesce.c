@@ -46,6 +46,17 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 	 * would be refused */
 	if (drv && drv->paired_tx_follows_rx && np_driver_paired(&to->dev))
 		fields &= ~NP_COAL_BIT(NP_COAL_TX_USECS);
+	/* igb, ixgbe: a channel change that pairs the vectors zeroes what
+	 * they refuse; the driver does that, and a write of ours would come
+	 * too early (before the change) or be the same (after it) */
+	if (drv && drv->paired_reads_zero && !plan->all && !np_driver_paired(&from->dev)) {
+		bool predicted, paired = np_driver_paired_after(drv, &from->dev, &to->dev.channels,
+								&predicted);
+
+		for (int f = 0; paired && predicted && f < NP_COAL__COUNT; f++)
+			if ((drv->paired_refuses & NP_COAL_BIT(f)) && !b->val[f])
+				fields &= ~NP_COAL_BIT(f);
+	}
 	if (!fields)
 		return 0;
 	if (drv && drv->adaptive_off_alone && (fields & arx) && (fields & ~arx) &&
