@@ -83,6 +83,9 @@ void render_plan(FILE *out, struct json_object *plan, const char *verb)
 			put_value(out, get(c, "before"), steer);
 			fputs(" -> ", out);
 			put_value(out, get(c, "after"), steer);
+			/* not written: the driver's, with an earlier step */
+			if (get(s, "by") && !strcmp(str(s, "by"), "driver"))
+				fputs(" (by the driver)", out);
 			fputc('\n', out);
 		}
 	}

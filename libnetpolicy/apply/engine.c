@@ -444,6 +444,8 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	if (r >= 0)
 		r = np_engine_verify(e, cur, before, e->refined ? e->refined->target : goal,
 				     NP_PHASE_VERIFY, err);
+	if (r >= 0 && e->reopened)
+		np_engine_driver_changes(e, before, *cur);
 	/* Rules the driver placed (RX_CLS_LOC_ANY): the record names where
 	 * they went, on disk before "commit" (apply/owned_rules.c); a kill
 	 * before it rolls back to the header's state, which has none of them */

@@ -53,6 +53,10 @@ void np_engine_stop(struct np_engine *e);
  * (after any re-plan, IRQs named as they were at the write) instead of the
  * ones planned before the first write. */
 void np_engine_report(struct np_engine *e, struct np_plan *plan);
+/* After a run: add to its steps as written, marked the driver's, what
+ * changed from before to now that no step wrote (apply/report.c). */
+void np_engine_driver_changes(struct np_engine *e, const struct np_state *before,
+			      const struct np_state *now);
 /* Start, then finish what an interrupted run left (recovery once, under the
  * lock) and, with expire, revert a --confirm whose deadline passed: where
  * every command that changes the device begins. */

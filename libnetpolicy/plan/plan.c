@@ -75,6 +75,8 @@ int np_plan_add_step(struct np_plan *plan, const struct np_knob *knob, int index
 	s->index = index;
 	s->fields = fields;
 	s->first_change = (unsigned)plan->n_changes;
+	s->n_changes = 0;
+	s->by_driver = false;
 	return 0;
 }
 
@@ -219,7 +221,8 @@ static struct json_object *step_json(const struct np_plan *plan, const struct np
 {
 	struct json_object *so = json_object_new_object(), *ch = json_object_new_array();
 	bool ok = so && put(so, "step", json_object_new_int64((int64_t)i)) &&
-		  put(so, "knob", json_object_new_string(s->knob->name));
+		  put(so, "knob", json_object_new_string(s->knob->name)) &&
+		  (!s->by_driver || put(so, "by", json_object_new_string("driver")));
 
 	for (unsigned k = 0; ok && k < s->n_changes; k++) {
 		const struct np_change *c = &plan->changes[s->first_change + k];

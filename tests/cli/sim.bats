@@ -152,3 +152,30 @@ sys.exit(1 if parse('$cpu') & parse('$iso') else 0)" || { echo "IRQ on isolated 
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"must be owned by uid"*"not writable by others"* ]]
 }
+
+# issue 22: the report is what changed, also what the driver changed itself
+# with the channel change (the simulated ixgbe re-spreads its default RSS
+# table over the new queues, as the kernel's drivers do), marked so
+@test "a report lists what the driver changed with the channel change, marked by the driver" {
+	np_model ixgbe-16cpu
+	npsim "$(dev_of)" set cpu >/dev/null
+	# from 1 queue to 8: the dry run plans the table; the driver makes it
+	# with the channel change, so the run writes none
+	out=$(npsim --json "$(dev_of)" set throughput --dry-run)
+	[ "$(jq '[.steps[] | select(.knob == "rss" and .by == null)] | length' <<<"$out")" -eq 1 ]
+	run npsim --json "$(dev_of)" set throughput
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.steps[] | select(.by) | {knob, by, c: (.changes[0] | [.what, .before.queues, .after.queues])}]' <<<"$output")" = \
+	  '[{"knob":"rss","by":"driver","c":["indir",1,8]}]' ]
+	# written steps carry no "by"; the document still validates
+	[ "$(jq '[.steps[] | select(.knob == "channels" and .by == null)] | length' <<<"$output")" -eq 1 ]
+	npsim "$(dev_of)" reset >/dev/null
+	npsim "$(dev_of)" set cpu >/dev/null
+	run npsim "$(dev_of)" set throughput
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  rss: indir even over 1 queues -> even over 8 queues (by the driver)"* ]]
+	# a set again: nothing, no driver line
+	run npsim "$(dev_of)" set throughput
+	[[ "$output" == *"no changes"* ]]
+	[[ "$output" != *"by the driver"* ]]
+}

@@ -22,21 +22,43 @@ static bool is_default(const struct np_rss *r)
 	return true;
 }
 
+/* Every queue from 0 to the highest named has as many entries as the next
+ * (one more where the size does not divide): i % n, or igb's blocks (entry j
+ * on queue j * n / size).  Shown as "even over n queues": to the user the
+ * two spread traffic alike, though only i % n is the kernel's default. */
+static bool even_by_count(const struct np_rss *r, uint32_t max)
+{
+	uint32_t n = max + 1, *count;
+	bool even = true;
+
+	if (!r->indir_size || n > r->indir_size)
+		return false;
+	count = calloc(n, sizeof(*count));
+	if (!count)
+		return is_default(r);
+	for (uint32_t i = 0; i < r->indir_size; i++)
+		count[r->indir[i]]++;
+	for (uint32_t q = 0; q < n && even; q++)
+		even = count[q] == r->indir_size / n || count[q] == r->indir_size / n + 1;
+	free(count);
+	return even;
+}
+
 static void describe(struct np_value *v, const struct np_rss *r)
 {
 	uint32_t max = 0, min = UINT32_MAX;
 
 	v->kind = NP_VAL_INDIR;
-	v->even = is_default(r);
-	if (v->even) {
-		v->u = r->rx_rings;
-		return;
-	}
 	for (uint32_t i = 0; i < r->indir_size; i++) {
 		if (r->indir[i] > max)
 			max = r->indir[i];
 		if (r->indir[i] < min)
 			min = r->indir[i];
+	}
+	v->even = is_default(r) || even_by_count(r, max);
+	if (v->even) {
+		v->u = is_default(r) ? r->rx_rings : max + 1;
+		return;
 	}
 	v->u = max;
 	v->lo = r->indir_size ? min : 0;
