@@ -28,5 +28,8 @@ const struct np_knob np_knob_channels = {
 	.diff = diff,
 	.apply = apply,
 	.reopens_queues = true,
-	.rereads = NP_READ_QUEUES,
+	/* coalescing too: a change that pairs igb's or ixgbe's vectors makes
+	 * tx-usecs read 0 (np_drivers.h paired_reads_zero), one that unpairs
+	 * them brings back a Tx rate of its own */
+	.rereads = NP_READ_QUEUES | NP_READ_COALESCE,
 };
