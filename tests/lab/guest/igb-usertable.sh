@@ -41,12 +41,7 @@ for P in latency throughput cpu; do
 	set_reported "$IF" "$P" /tmp/pristine
 	n=$(ethtool -l "$IF" | awk '/^Combined:/ { v = $2 } END { print v }')
 	is "$(rss_table "$IF")" "$(spread 128 "$n")" "$IF $P: the table is even over the $n channels"
-	carrier "$IF"
-	diag "$IF: reset"
-	run_np /tmp/np-reset.json 0 "$NP" --json "$IF" reset
-	carrier "$IF"
-	check_restored "$IF" /tmp/pristine
-	same_ethtool "$IF" /tmp/ethtool.pristine
+	reset_bounced "$IF" /tmp/pristine /tmp/ethtool.pristine
 	is "$(rss_table "$IF")" "$user" "$IF $P: reset wrote the user's table back"
 	is "$(jq '[.steps[] | select(.knob == "rss")] | length' /tmp/np-reset.json)" 1 \
 		"$IF $P: the reset reports its one table write"

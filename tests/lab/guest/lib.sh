@@ -498,6 +498,18 @@ reset_checked() {
 	same_ethtool "$1" "$3"
 }
 
+# reset_bounced IF PRISTINE ETHTOOL_TEXT: reset_checked for a device whose
+# link drops for a moment at a channel change (igb): carrier first, reset
+# --json (its report in /tmp/np-reset.json), carrier again, then the checks
+reset_bounced() {
+	carrier "$1"
+	diag "$1: reset"
+	run_np /tmp/np-reset.json 0 "$NP" --json "$1" reset
+	carrier "$1"
+	check_restored "$1" "$2"
+	same_ethtool "$1" "$3"
+}
+
 # same_ethtool IF ETHTOOL_TEXT: ethtool -l/-g/-c print what they printed before
 same_ethtool() {
 	ethtool_text "$1" >/tmp/ethtool.now
