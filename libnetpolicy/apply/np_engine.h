@@ -53,6 +53,9 @@ void np_engine_stop(struct np_engine *e);
  * (after any re-plan, IRQs named as they were at the write) instead of the
  * ones planned before the first write. */
 void np_engine_report(struct np_engine *e, struct np_plan *plan);
+/* The change of p's steps of knob named what, or NULL (verify.c). */
+const struct np_change *np_engine_find_change(const struct np_plan *p, const char *knob,
+					      const char *what);
 /* After a run: add to its steps as written, marked the driver's, what
  * changed from before to now that no step wrote (apply/report.c). */
 void np_engine_driver_changes(struct np_engine *e, const struct np_state *before,

@@ -10,28 +10,12 @@
  * compared: IRQs are renumbered (their changes are written and named at
  * the write), and queue files are rewritten where the goal wants them.
  */
-#include <string.h>
-
 #include "apply/np_engine.h"
 
 static const struct np_knob *const compared[] = {
 	&np_knob_features, &np_knob_rss_early, &np_knob_channels, &np_knob_rings, &np_knob_rss,
 	&np_knob_coalesce, NULL,
 };
-
-static bool was_written(const struct np_plan *done, const char *knob, const char *what)
-{
-	for (size_t i = 0; i < done->n_steps; i++) {
-		const struct np_step *s = &done->steps[i];
-
-		if (strcmp(s->knob->name, knob))
-			continue;
-		for (unsigned k = 0; k < s->n_changes; k++)
-			if (!strcmp(done->changes[s->first_change + k].what, what))
-				return true;
-	}
-	return false;
-}
 
 /* Add to e->done, as the driver's, each change from `before` to `now` of
  * the compared knobs that no written step names.  Memory running out
@@ -50,7 +34,7 @@ void np_engine_driver_changes(struct np_engine *e, const struct np_state *before
 			for (unsigned c = 0; ok && c < s->n_changes; c++) {
 				const struct np_change *ch = &p.changes[s->first_change + c];
 
-				if (was_written(e->done, s->knob->name, ch->what))
+				if (np_engine_find_change(e->done, s->knob->name, ch->what))
 					continue;
 				if (!added) {
 					ok = np_plan_add_step(e->done, s->knob, s->index, 0) >= 0;

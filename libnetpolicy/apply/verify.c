@@ -80,8 +80,8 @@ int np_engine_answer(struct np_engine *e, const struct np_knob *knob, const stru
 	return r;
 }
 
-static const struct np_change *find_change(const struct np_plan *p, const char *knob,
-					   const char *what)
+const struct np_change *np_engine_find_change(const struct np_plan *p, const char *knob,
+					      const char *what)
 {
 	for (size_t i = 0; i < p->n_steps; i++) {
 		const struct np_step *s = &p->steps[i];
@@ -128,7 +128,7 @@ int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np
 
 		for (unsigned k = 0; k < s->n_changes && !r; k++) {
 			const struct np_change *c = &left.changes[s->first_change + k];
-			const struct np_change *w = find_change(&wanted, knob, c->what);
+			const struct np_change *w = np_engine_find_change(&wanted, knob, c->what);
 			const struct np_answer *a = find_answer(e, knob, c->what);
 			bool kept = w && np_value_equal(&w->before, &c->before);
 			char x[sizeof(a->value)], y[80];

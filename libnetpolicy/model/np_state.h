@@ -53,26 +53,21 @@ struct np_topology {
 	bool smt;			/* some core has more than one online thread */
 };
 
-/* The LLC index of an online CPU, -1 when the topology has none. */
-static inline int np_cpu_llc(const struct np_topology *t, unsigned cpu)
+/* The LLC (llc) or cluster index of an online CPU, -1 when the topology
+ * has none. */
+static inline int np_cpu_domain(const struct np_topology *t, unsigned cpu, bool llc)
 {
-	int l;
+	int d;
 
-	if (!t->nr_llcs || cpu >= t->nr_cpus)
+	if (!(llc ? t->nr_llcs : t->nr_clusters) || cpu >= t->nr_cpus)
 		return -1;
-	l = t->cpus[cpu].llc;
-	return l >= 0 && (unsigned)l < t->nr_llcs ? l : -1;
+	d = llc ? t->cpus[cpu].llc : t->cpus[cpu].cluster;
+	return d >= 0 && (unsigned)d < (llc ? t->nr_llcs : t->nr_clusters) ? d : -1;
 }
 
-/* The cluster index of an online CPU, -1 when the topology has none. */
-static inline int np_cpu_cluster(const struct np_topology *t, unsigned cpu)
+static inline int np_cpu_llc(const struct np_topology *t, unsigned cpu)
 {
-	int c;
-
-	if (!t->nr_clusters || cpu >= t->nr_cpus)
-		return -1;
-	c = t->cpus[cpu].cluster;
-	return c >= 0 && (unsigned)c < t->nr_clusters ? c : -1;
+	return np_cpu_domain(t, cpu, true);
 }
 
 /* --- NIC knobs ------------------------------------------------------------ */

@@ -72,7 +72,7 @@ static int by_domain(const struct np_topology *t, unsigned *cpus, unsigned n, bo
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		int d = llc ? np_cpu_llc(t, cpus[i]) : np_cpu_cluster(t, cpus[i]);
+		int d = np_cpu_domain(t, cpus[i], llc);
 		unsigned dom = d < 0 ? nr : (unsigned)d;
 
 		k[i] = (struct domain_key){ seen[dom]++, dom, cpus[i] };
