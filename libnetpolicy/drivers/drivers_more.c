@@ -113,8 +113,9 @@ static const struct np_coal_range hns3_ranges[] = {
  * hypervisor's per-CPU interrupt (netvsc.c netvsc_device_add():
  * vmbus_open(..., netvsc_channel_cb, ...)): no per-queue IRQs.  Under
  * Accelerated Networking netvsc_vf_join() makes the VF (a netdev of its own
- * driver, mlx4_en or mlx5_core) a lower device of the netvsc one and the data
- * path goes through it: the plan says so. */
+ * driver: mlx4_en, mlx5_core, or mana on the Microsoft Azure Network Adapter,
+ * drivers/net/ethernet/microsoft/mana/) a lower device of the netvsc one and
+ * the data path goes through it: the plan says so. */
 
 #define IP4 (NP_FLOW_BIT(TCP_V4_FLOW) | NP_FLOW_BIT(UDP_V4_FLOW))
 #define IP6 (NP_FLOW_BIT(TCP_V6_FLOW) | NP_FLOW_BIT(UDP_V6_FLOW))
@@ -175,8 +176,8 @@ const struct np_driver np_drivers_more[] = {
 		.name = "hv_netvsc", .ethtool_file = "drivers/net/hyperv/netvsc_drv.c",
 		.irq_names = "none (VMBus channels)", .irq_naming = NP_IRQN_NONE,
 		.traffic_note = "under Accelerated Networking the VF (a netdev of its own driver, "
-				"mlx4_en or mlx5_core, enslaved to this one) carries the traffic: "
-				"tune it too",
+				"mlx4_en, mlx5_core or mana (MANA), enslaved to this one) carries "
+				"the traffic: tune it too",
 	},
 };
 

@@ -251,7 +251,14 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 	}
 	if (skip && drv->switches_why)
 		np_plan_note(plan, "coalesce", "%s: left alone", drv->switches_why);
-	if (p->adaptive && !adaptive_rx && !adaptive_tx)
+	if (p->adaptive && !adaptive_rx && !adaptive_tx && !drv)
+		/* what the driver reported, not a claim about it: a value of
+		 * rx-usecs may be its dynamic mode, which the table would say */
+		np_plan_note(plan, "coalesce", "adaptive-rx and adaptive-tx not reported by driver "
+			     "%s (not in the driver table), whose special values are not known%s",
+			     st->dev.driver[0] ? st->dev.driver : "(unknown)",
+			     fixed ? ": fixed values used" : ", nor a delay to set: coalescing stays");
+	else if (p->adaptive && !adaptive_rx && !adaptive_tx)
 		np_plan_note(plan, "coalesce", "driver %s has no adaptive moderation%s", st->dev.driver,
 			     fixed ? ": fixed values used" : " here, nor a delay to set: coalescing stays");
 }

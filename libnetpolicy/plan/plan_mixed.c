@@ -430,9 +430,12 @@ static int plan_steering(const struct np_state *st, const struct np_mixed_opts *
 	if (r < 0)
 		return r;
 	if (!contexts)
-		np_plan_note(plan, "rss-context", "driver %s has no RSS contexts: each ntuple rule "
-			     "steers to one queue of its class (round robin), without spreading",
-			     st->dev.driver);
+		np_plan_note(plan, "rss-context", "%s %s%s: each ntuple rule steers to one "
+			     "queue of its class (round robin), without spreading",
+			     np_driver_lookup(st->dev.driver) ? "driver" : "the device reports no "
+			     "RSS contexts (driver", st->dev.driver,
+			     np_driver_lookup(st->dev.driver) ? " has no RSS contexts" :
+			     ", not in the driver table)");
 	for (unsigned f = 0; f < o->n_flows; f++) {
 		const struct np_flow *fl = &o->flows[f];
 		struct np_mixed_class *k = &m->cls[fl->cls];
@@ -492,6 +495,11 @@ int np_plan_mixed(const struct np_state *st, const struct np_mixed_opts *opts,
 	struct np_mixed m;
 	int r;
 
+	if (st->dev.steer.err && !drv)
+		return np_err(err, -EOPNOTSUPP, NP_PHASE_PLAN, "ntuple",
+			      "mixed needs ntuple filters: reading them answered \"%s\" (driver "
+			      "%s, not in the driver table)", strerror(-st->dev.steer.err),
+			      st->dev.driver[0] ? st->dev.driver : "(unknown)");
 	if (st->dev.steer.err || (drv && drv->no_ntuple))
 		return np_err(err, -EOPNOTSUPP, NP_PHASE_PLAN, "ntuple",
 			      "mixed needs ntuple filters: driver %s has none",

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/np_drivers.h"
 #include "plan/np_mixed.h"
 #include "plan/np_policy.h"
 #include "plan/policy/np_policy_file.h"
@@ -100,9 +101,16 @@ int np_plan_mixed_coalesce(const struct np_state *st, const struct np_mixed *m,
 	/* only the values: supported, fixed and per_queue are the device's */
 	memcpy(t->coalesce.val, c.val, sizeof(c.val));
 	if (!t->coalesce.per_queue) {
-		np_plan_note(plan, "coalesce", "driver %s has no per-queue coalescing: one "
-			     "device-wide value, which favours the default class (%s)",
-			     st->dev.driver, np_class_name(m->deflt));
+		/* the backend asks only the drivers the table says have it */
+		if (np_driver_lookup(st->dev.driver))
+			np_plan_note(plan, "coalesce", "driver %s has no per-queue coalescing: one "
+				     "device-wide value, which favours the default class (%s)",
+				     st->dev.driver, np_class_name(m->deflt));
+		else
+			np_plan_note(plan, "coalesce", "per-queue coalescing not read: driver %s is "
+				     "not in the driver table; one device-wide value, which favours "
+				     "the default class (%s)", st->dev.driver[0] ? st->dev.driver :
+				     "(unknown)", np_class_name(m->deflt));
 		return 0;
 	}
 	np_plan_queue_coalesce(plan);

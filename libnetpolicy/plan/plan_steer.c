@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/np_drivers.h"
 #include "plan/np_policy.h"
 
 static uint32_t roundup_pow2(uint32_t v)
@@ -180,6 +181,24 @@ static const char *const arfs_drivers[] = {
 	"qede",		/* drivers/net/ethernet/qlogic/qede/qede_filter.c, qede_rx_flow_steer */
 };
 
+/* A driver the table does not know: only what the device reported is
+ * said, never whether the driver steers flows itself (it may). */
+static void arfs_unknown(const struct np_state *st, const struct np_feature *v,
+			 struct np_plan *plan)
+{
+	const char *drv = st->dev.driver[0] ? st->dev.driver : "(unknown)";
+
+	if (!v)
+		np_plan_note(plan, "rfs", "the device reports no rx-ntuple-filter feature: RFS "
+			     "steers in software");
+	else if (v->fixed && !v->active)
+		np_plan_note(plan, "rfs", "rx-ntuple-filter is off and fixed: no accelerated RFS");
+	else
+		np_plan_note(plan, "rfs", "the device reports rx-ntuple-filter %s; whether driver "
+			     "%s (not in the driver table) steers RFS flows with it (accelerated "
+			     "RFS) is not known: left as it is", v->active ? "on" : "off", drv);
+}
+
 static void plan_arfs(const struct np_state *st, struct np_plan *plan)
 {
 	struct np_features *f = &plan->target->dev.features;
@@ -189,6 +208,10 @@ static void plan_arfs(const struct np_state *st, struct np_plan *plan)
 		return;
 	for (size_t i = 0; i < NP_ARRAY_SIZE(arfs_drivers); i++)
 		known |= !strcmp(st->dev.driver, arfs_drivers[i]);
+	if (!known && !np_driver_lookup(st->dev.driver)) {
+		arfs_unknown(st, np_features_find(f, "rx-ntuple-filter"), plan);
+		return;
+	}
 	for (unsigned i = 0; i < f->n; i++) {
 		struct np_feature *v = &f->v[i];
 

@@ -210,6 +210,40 @@ bnxt_model() {
 	[[ "$output" != *"not verified"* ]]
 }
 
+# issue 33 (7): of a driver the table does not know, the notes say what the
+# device or kernel reported, never what the driver lacks (it may have
+# accelerated RFS, or a value of rx-usecs may be its dynamic mode)
+acme_model() {	# acme_model MODEL: MODEL's first device under a driver nobody knows
+	np_model "$1"
+	jq '.devices[0].driver = "acme"' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+}
+
+@test "a driver the table does not know: notes state what was read, not driver facts" {
+	acme_model few-msix
+	for policy in latency throughput mixed; do
+		out=$(npsim --json "$(dev_of)" set "$policy" --dry-run 2>&1 || true)
+		! grep -Eq "acme has no|has none|no adaptive moderation|no accelerated RFS: RFS" <<<"$out" ||
+			{ echo "$policy: $out"; return 1; }
+	done
+	out=$(npsim --json "$(dev_of)" set throughput --dry-run)
+	notes_of "$out" | grep -qx "rfs: the device reports rx-ntuple-filter off; whether driver acme (not in the driver table) steers RFS flows with it (accelerated RFS) is not known: left as it is"
+	notes_of "$out" | grep -q "^coalesce: adaptive-rx and adaptive-tx not reported by driver acme (not in the driver table)"
+	[ "$(jq '[.steps[].changes[]? | select(.what == "rx-ntuple-filter")] | length' <<<"$out")" = 0 ]
+	run npsim "$(dev_of)" set mixed --dry-run
+	[[ "$output" == *'mixed needs ntuple filters: reading them answered "Operation not supported" (driver acme, not in the driver table)'* ]]
+	# no rx-ntuple-filter among the device's features at all
+	jq 'del(.devices[0].features.list["rx-ntuple-filter"])' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+	out=$(npsim --json "$(dev_of)" set throughput --dry-run)
+	notes_of "$out" | grep -qx "rfs: the device reports no rx-ntuple-filter feature: RFS steers in software"
+	# a mixed model: what the device reported about RSS contexts
+	acme_model ice-mixed
+	out=$(npsim --json "$(dev_of)" set mixed --dry-run)
+	notes_of "$out" | grep -q "^rss-context: the device reports no RSS contexts (driver acme, not in the driver table)"
+	# the table's drivers keep the table's facts
+	out=$(plan_json few-msix throughput)
+	notes_of "$out" | grep -qx "rfs: driver igb has no accelerated RFS: RFS steers in software"
+}
+
 # issue 22 (b): igb frees and requests its vectors again on a channel change
 # (igb_reinit_queues()), and they may come back under other numbers; the
 # record's numbers are then other queues' vectors

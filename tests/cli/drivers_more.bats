@@ -69,7 +69,7 @@ teardown() { np_cleanup_tmp; }
 	np_model netvsc-4q
 	for policy in cpu latency throughput; do
 		out=$(npsim --json "$(dev_of)" set "$policy" --dry-run)
-		notes_of "$out" | grep -q "channels: hv_netvsc eth0: under Accelerated Networking the VF .* tune it too" ||
+		notes_of "$out" | grep -q "channels: hv_netvsc eth0: under Accelerated Networking the VF .*mlx4_en, mlx5_core or mana (MANA).* tune it too" ||
 			{ echo "$policy"; return 1; }
 	done
 	applies_clean netvsc-4q
