@@ -227,7 +227,8 @@ static void render_sysctl(FILE *out, struct json_object *s)
 	fputc('\n', out);
 }
 
-/* "25:0-3 26:0-3" for the IRQs serving queue q */
+/* "25:0-3(kernel) 26:0-3(name)" for the IRQs serving queue q: where the
+ * tie of each came from (the kernel's NAPI map, or the driver's name) */
 static void queue_irqs(struct json_object *irqs, int64_t q, char *buf, size_t len)
 {
 	size_t n = irqs ? json_object_array_length(irqs) : 0, used = 0;
@@ -239,8 +240,9 @@ static void queue_irqs(struct json_object *irqs, int64_t q, char *buf, size_t le
 
 		if (!qv || json_object_is_type(qv, json_type_null) || json_object_get_int64(qv) != q)
 			continue;
-		used += (size_t)snprintf(buf + used, len - used, "%s%lld:%s", used ? " " : "",
-					 (long long)num(irq, "irq"), or_none(str(irq, "affinity")));
+		used += (size_t)snprintf(buf + used, len - used, "%s%lld:%s(%s)", used ? " " : "",
+					 (long long)num(irq, "irq"), or_none(str(irq, "affinity")),
+					 str(irq, "source") ? str(irq, "source") : "name");
 	}
 	if (!buf[0])
 		snprintf(buf, len, "-");
@@ -265,7 +267,7 @@ static void render_queues(FILE *out, struct json_object *dev)
 
 	fprintf(out, "  queues:        %zu rx, %zu tx\n", nrx, ntx);
 	fprintf(out, "    %-5s %-10s %-9s %-10s %-10s %-22s\n", "queue", "rps-cpus", "rps-flows",
-		"xps-cpus", "xps-rxqs", "irq:affinity");
+		"xps-cpus", "xps-rxqs", "irq:affinity(source)");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *r = i < nrx ? json_object_array_get_idx(rx, i) : NULL;
 		struct json_object *t = i < ntx ? json_object_array_get_idx(tx, i) : NULL;
@@ -286,8 +288,10 @@ static void render_queues(FILE *out, struct json_object *dev)
 
 		if (qv && !json_object_is_type(qv, json_type_null))
 			continue;
-		fprintf(out, "  %-15s%lld %s (affinity %s)\n", "other irq:", (long long)num(irq, "irq"),
-			or_none(str(irq, "name")), or_none(str(irq, "affinity")));
+		fprintf(out, "  %-15s%lld %s (affinity %s)%s\n", "other irq:", (long long)num(irq, "irq"),
+			or_none(str(irq, "name")), or_none(str(irq, "affinity")),
+			str(irq, "source") && !strcmp(str(irq, "source"), "none") ?
+				": no queue's by the kernel's NAPI map nor by its name" : "");
 	}
 	if (!nirq)
 		fprintf(out, "  %-15s%s\n", "irqs:", "none found for this device");

@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "drivers/np_drivers.h"
 #include "np_kernel.h"
 
 #define LIST_LEN 16384
@@ -292,6 +293,99 @@ static int read_msi(int rootfd, const char *ifname, bool virtio, unsigned **ret,
 	return 0;
 }
 
+static bool find(const struct np_irq *v, size_t n, unsigned irq)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].irq == irq)
+			return true;
+	return false;
+}
+
+/* IRQs a NAPI of the device reports that no name brought in (a vector
+ * outside msi_irqs, or without an action yet): the kernel says they are
+ * the device's queues'.  Appended at v + n; how many. */
+static size_t napi_only(int rootfd, const struct np_dev *dev, struct np_irq *v, size_t n,
+			char *buf)
+{
+	size_t added = 0;
+	char path[64];
+
+	for (unsigned i = 0; !dev->napis.err && i < dev->napis.n; i++) {
+		const struct np_napi_inst *ni = &dev->napis.v[i];
+		struct np_irq *irq = &v[n + added];
+
+		if (!(ni->has & NP_NAPI_HAS_IRQ) || find(v, n + added, ni->irq) ||
+		    !np_irq_napi_tie(dev, ni->irq, &irq->kind, &irq->queue, &irq->napi_id))
+			continue;
+		irq->irq = ni->irq;
+		irq->source = NP_IRQ_SRC_KERNEL;
+		snprintf(path, sizeof(path), "sys/kernel/irq/%u/actions", ni->irq);
+		if (np_read_file_at(rootfd, path, irq->name, sizeof(irq->name)) < 0)
+			irq->name[0] = '\0';
+		irq->name[strcspn(irq->name, ",\n")] = '\0';
+		read_affinity(rootfd, irq, buf);
+		added++;
+	}
+	return added;
+}
+
+/* What one read of the device knows: its driver and bus for the names,
+ * its msi_irqs (n_msi SIZE_MAX: none, every name is tried). */
+struct reading {
+	int rootfd;
+	const struct np_dev *dev;
+	const char *driver, *bus;
+	const unsigned *msi;
+	size_t n_msi;
+	char *buf;
+};
+
+/* The device's IRQs among names into v: tied by the kernel's NAPI map
+ * first, else by the driver's name, else (a vector of msi_irqs) by
+ * nothing; how many. */
+static size_t collect(const struct reading *rd, const struct irq_names *names, struct np_irq *v)
+{
+	const struct np_driver *drv = np_driver_lookup(rd->driver);
+	size_t n = 0;
+
+	for (size_t i = 0; i < names->n; i++) {
+		const struct irq_name *in = &names->v[i];
+		struct np_irq *irq = &v[n];
+		bool own = rd->n_msi != SIZE_MAX && in_dir_list(rd->msi, rd->n_msi, in->irq);
+
+		if (n && v[n - 1].irq == in->irq)
+			continue;	/* one entry per IRQ: its first name of ours */
+		if (np_irq_napi_tie(rd->dev, in->irq, &irq->kind, &irq->queue, &irq->napi_id))
+			irq->source = NP_IRQ_SRC_KERNEL;
+		else if ((own || rd->n_msi == SIZE_MAX) &&
+			 np_irq_match(rd->driver, rd->dev->ifname, rd->bus, in->name, &irq->kind,
+				      &irq->queue))
+			/* a driver the table does not know: a name the generic
+			 * patterns call no queue's is a name nobody knows */
+			irq->source = irq->queue < 0 && !drv ? NP_IRQ_SRC_NONE : NP_IRQ_SRC_NAME;
+		else
+			continue;
+		irq->irq = in->irq;
+		snprintf(irq->name, sizeof(irq->name), "%s", in->name);
+		read_affinity(rd->rootfd, irq, rd->buf);
+		n++;
+	}
+	/* the device's own vectors that neither ties to a queue: kept, so
+	 * that the plan can name them */
+	for (size_t i = 0; i < names->n; i++) {
+		const struct irq_name *in = &names->v[i];
+
+		if (rd->n_msi == SIZE_MAX || !in_dir_list(rd->msi, rd->n_msi, in->irq) ||
+		    find(v, n, in->irq))
+			continue;
+		v[n] = (struct np_irq){ .irq = in->irq, .kind = NP_IRQ_OTHER, .queue = -1,
+					.source = NP_IRQ_SRC_NONE };
+		snprintf(v[n].name, sizeof(v[n].name), "%s", in->name);
+		read_affinity(rd->rootfd, &v[n++], rd->buf);
+	}
+	return n;
+}
+
 int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err)
 {
 	struct irq_names names = { 0 };
@@ -335,27 +429,14 @@ int np_irq_read(int rootfd, struct np_dev *dev, struct np_error *err)
 		np_err(err, r, NP_PHASE_DISCOVER, "irq-affinity", "%s: %s", what, strerror(-r));
 		goto out;
 	}
-	v = calloc(names.n ? names.n : 1, sizeof(*v));
+	v = calloc(names.n + dev->napis.n + 1, sizeof(*v));
 	buf = malloc(LIST_LEN);
 	if (!v || !buf) {
 		r = np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < names.n; i++) {
-		const struct irq_name *in = &names.v[i];
-		struct np_irq *irq = &v[n];
-
-		if (n && v[n - 1].irq == in->irq)
-			continue;	/* one entry per IRQ: its first name of ours */
-		if (n_msi != SIZE_MAX && !in_dir_list(msi, n_msi, in->irq))
-			continue;
-		if (!np_irq_match(driver, dev->ifname, bus, in->name, &irq->kind, &irq->queue))
-			continue;
-		irq->irq = in->irq;
-		snprintf(irq->name, sizeof(irq->name), "%s", in->name);
-		read_affinity(rootfd, irq, buf);
-		n++;
-	}
+	n = collect(&(struct reading){ rootfd, dev, driver, bus, msi, n_msi, buf }, &names, v);
+	n += napi_only(rootfd, dev, v, n, buf);
 	np_irq_split_blocks(driver, v, n);
 	qsort(v, n, sizeof(*v), cmp_irq);
 	free(dev->irq);

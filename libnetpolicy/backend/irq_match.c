@@ -237,11 +237,12 @@ void np_irq_split_blocks(const char *driver, struct np_irq *v, size_t n)
 
 	if (!drv || drv->irq_naming != NP_IRQN_BLOCKS)
 		return;
+	/* only the blocks found by name: a NAPI the kernel tied is a queue's */
 	for (size_t i = 0; i < n; i++)
-		if (v[i].queue >= 0)
+		if (v[i].queue >= 0 && v[i].source == NP_IRQ_SRC_NAME)
 			blocks++;
 	for (size_t i = 0; i < n; i++) {
-		if (v[i].queue < 0)
+		if (v[i].queue < 0 || v[i].source != NP_IRQ_SRC_NAME)
 			continue;
 		if (v[i].queue < blocks / 2) {
 			v[i].kind = NP_IRQ_TX;

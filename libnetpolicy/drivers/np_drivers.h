@@ -194,6 +194,15 @@ bool np_driver_paired(const struct np_dev *dev);
 bool np_driver_paired_after(const struct np_driver *drv, const struct np_dev *dev,
 			    const struct np_channels *after, bool *predicted);
 
+/* The queue IRQ `irq` serves by the kernel's NAPI map (napi-get irq,
+ * queue-get napi-id): true with its kind, queue and NAPI; false when no
+ * NAPI reports it, or NAPIs of several queues share it. */
+bool np_irq_napi_tie(const struct np_dev *d, unsigned irq, enum np_irq_kind *kind, int *queue,
+		     uint32_t *napi_id);
+/* Each of the device's IRQs that the kernel ties to a queue gets that
+ * queue, kind and NAPI, source NP_IRQ_SRC_KERNEL; the others keep theirs. */
+void np_irq_tie_napis(struct np_dev *d);
+
 /* The special value `v` of field `f` means, or NULL. */
 const struct np_coal_special *np_driver_coal_special(const struct np_driver *drv,
 						     enum np_coal_field f, uint32_t v);

@@ -344,23 +344,55 @@ static int read_queues(struct json_object *o, const char *path, struct np_dev *d
 	return 0;
 }
 
+/* String member key as an index of names[0..n) into *ret; absent is dflt
+ * when dflt is not NULL (an optional member), else an error. */
+static int get_enum(struct json_object *e, const char *p, const char *key, const char *dflt,
+		    const char *const *names, size_t n, const char *expected, size_t *ret,
+		    struct np_error *err)
+{
+	const char *s = dflt;
+	int r;
+
+	if ((!dflt || json_object_object_get_ex(e, key, NULL)) &&
+	    (r = np_j_get_string(e, p, key, &s, err)) < 0)
+		return r;
+	for (*ret = 0; *ret < n && strcmp(s, names[*ret]); (*ret)++)
+		;
+	return *ret < n ? 0 : np_j_bad(err, p, key, "expected %s", expected);
+}
+
+/* "source" (absent: "name", what models before it meant) and "napi_id". */
+static int irq_source(struct json_object *e, const char *p, struct np_irq *q,
+		      struct np_error *err)
+{
+	size_t k;
+	int r;
+
+	r = get_enum(e, p, "source", "name", np_irq_source_names, NP_IRQ_SOURCES,
+		     "\"kernel\", \"name\" or \"none\"", &k, err);
+	if (r < 0)
+		return r;
+	q->source = (enum np_irq_source)k;
+	if (q->source == NP_IRQ_SRC_NONE && (q->kind != NP_IRQ_OTHER || q->queue >= 0))
+		return np_j_bad(err, p, "source", "\"none\" ties no queue: kind \"other\", queue null");
+	q->napi_id = 0;
+	if (json_object_object_get_ex(e, "napi_id", NULL))
+		return np_j_get_u32(e, p, "napi_id", &q->napi_id, err);
+	return 0;
+}
+
 static int read_irq(struct json_object *e, const char *p, struct np_irq *q, unsigned nbits,
 		    struct np_error *err)
 {
 	struct json_object *v;
-	const char *kind = "";
 	size_t k;
 	int r;
 
 	if ((r = np_j_get_u32(e, p, "irq", &q->irq, err)) < 0 ||
 	    (r = np_j_get_strbuf(e, p, "name", q->name, sizeof(q->name), err)) < 0 ||
-	    (r = np_j_get_string(e, p, "kind", &kind, err)) < 0)
+	    (r = get_enum(e, p, "kind", NULL, np_irq_kind_names, NP_IRQ_KINDS,
+			  "\"rx\", \"tx\", \"txrx\" or \"other\"", &k, err)) < 0)
 		return r;
-	for (k = 0; k < NP_IRQ_KINDS; k++)
-		if (!strcmp(kind, np_irq_kind_names[k]))
-			break;
-	if (k >= NP_IRQ_KINDS)
-		return np_j_bad(err, p, "kind", "expected \"rx\", \"tx\", \"txrx\" or \"other\"");
 	q->kind = (enum np_irq_kind)k;
 	if (!json_object_object_get_ex(e, "queue", &v))
 		return np_j_bad(err, p, "queue", "missing");
@@ -374,6 +406,9 @@ static int read_irq(struct json_object *e, const char *p, struct np_irq *q, unsi
 	} else {
 		q->queue = -1;
 	}
+	r = irq_source(e, p, q, err);
+	if (r < 0)
+		return r;
 	r = np_j_get_mask_file(e, p, "affinity", nbits, "CPU", &q->affinity, &q->err, err);
 	if (r < 0 || q->err)
 		return r;

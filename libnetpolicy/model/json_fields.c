@@ -38,3 +38,9 @@ const char *const np_irq_kind_names[] = {
 	[NP_IRQ_TX] = "tx",
 	[NP_IRQ_OTHER] = "other",
 };
+
+const char *const np_irq_source_names[] = {
+	[NP_IRQ_SRC_NAME] = "name",
+	[NP_IRQ_SRC_KERNEL] = "kernel",
+	[NP_IRQ_SRC_NONE] = "none",
+};

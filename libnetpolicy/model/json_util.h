@@ -39,6 +39,8 @@ static inline uint32_t *np_u32at(void *base, const struct np_u32field *f)
 
 #define NP_IRQ_KINDS 4
 extern const char *const np_irq_kind_names[NP_IRQ_KINDS];
+#define NP_IRQ_SOURCES 3
+extern const char *const np_irq_source_names[NP_IRQ_SOURCES];
 bool np_coal_is_bool(int field);
 
 /* --- typed getters (json_read.c) ---------------------------------------- */

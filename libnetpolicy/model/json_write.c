@@ -312,6 +312,10 @@ static struct json_object *irqs_json(struct jw *w, const struct np_dev *d)
 			put_int(w, e, "queue", q->queue);
 		else
 			put_null(w, e, "queue");
+		put_str(w, e, "source", (unsigned)q->source < NP_IRQ_SOURCES ?
+						np_irq_source_names[q->source] : "name");
+		if (q->napi_id)
+			put_int(w, e, "napi_id", q->napi_id);
 		if (q->err) {
 			put_file_err(w, e, "affinity", q->err);
 			put_null(w, e, "effective");

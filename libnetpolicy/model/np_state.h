@@ -181,11 +181,18 @@ struct np_txq {
 
 enum np_irq_kind { NP_IRQ_TXRX, NP_IRQ_RX, NP_IRQ_TX, NP_IRQ_OTHER };
 
+/* Where an IRQ's kind and queue came from: the kernel's NAPI of a queue
+ * (netdev napi-get irq, queue-get napi-id), the driver's name for it, or
+ * nothing (the device's vector, which neither ties to a queue). */
+enum np_irq_source { NP_IRQ_SRC_NAME, NP_IRQ_SRC_KERNEL, NP_IRQ_SRC_NONE };
+
 struct np_irq {
 	unsigned irq;
 	char name[64];		/* as in /proc/interrupts */
 	enum np_irq_kind kind;
 	int queue;		/* queue (channel) index it serves, -1 for other */
+	enum np_irq_source source;
+	uint32_t napi_id;	/* the NAPI it was tied by (source KERNEL), else 0 */
 	int err;		/* reading smp_affinity_list */
 	struct np_cpumask affinity;	/* smp_affinity_list */
 	struct np_cpumask effective;	/* effective_affinity_list (may lag: x86 applies lazily) */

@@ -114,6 +114,11 @@ const char *np_unsupported(int e);
 /* steering: XPS, RPS, RFS and accelerated RFS (plan_steer.c) */
 int np_plan_xps(const struct np_state *st, const struct np_cpu_order *o, unsigned nq,
 		struct np_plan *plan);
+/* Notes on the IRQs the plan cannot place: the device's vectors no source
+ * ties to a queue, and the first nq rx queues without an IRQ (unless the
+ * plan changes the channels, whose new vectors are read after the change). */
+void np_plan_irq_notes(const struct np_state *st, unsigned nq, bool queues_change,
+		       struct np_plan *plan);
 void np_plan_rps(const struct np_policy *p, const struct np_state *st,
 		 const struct np_cpu_order *o, unsigned nq, unsigned want, struct np_plan *plan);
 /* plan_rss.c: the indirection table (one the driver has) even over the nq

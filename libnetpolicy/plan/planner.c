@@ -175,6 +175,7 @@ static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, u
 			     st->dev.ifname, st->dev.driver[0] ? st->dev.driver : "no driver");
 	else if (!queue_irqs)
 		np_plan_note(plan, "irq-affinity", "no per-queue IRQs recognised among %u IRQs", t->n_irq);
+	np_plan_irq_notes(st, nq, channels_change(&st->dev.channels, &t->channels), plan);
 	if (nq > o->n)
 		np_plan_note(plan, "irq-affinity", "%u queues share %u CPUs", nq, o->n);
 	if (t->n_irq && channels_change(&st->dev.channels, &t->channels) &&

@@ -132,8 +132,13 @@ static void irq_reset(const struct np_topology *t, struct np_dev *d)
 
 	for (unsigned i = 0; i < d->n_irq; i++) {
 		struct np_irq *q = &d->irq[i];
+		enum np_irq_kind kind;
+		uint32_t id;
+		int queue;
 
-		if (q->kind == NP_IRQ_OTHER || q->err)
+		/* a queue's vector by its name or by the kernel's NAPI map */
+		if ((q->kind == NP_IRQ_OTHER && !np_irq_napi_tie(d, q->irq, &kind, &queue, &id)) ||
+		    q->err)
 			continue;
 		q->affinity = t->online;
 		np_cpumask_zero(&q->effective);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/np_drivers.h"
 #include "np_sim.h"
 
 static int sim_discover(struct np_backend *be, const char *ifname, struct np_state *st,
@@ -32,6 +33,9 @@ static int sim_discover(struct np_backend *be, const char *ifname, struct np_sta
 		return np_sim_finish(s, np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory"), err);
 	}
 	tmp.sys = s->m.sys;
+	/* the model lists what the names say; the kernel's NAPI map wins, as
+	 * on the kernel backend (drivers/irq_tie.c) */
+	np_irq_tie_napis(&tmp.dev);
 	/* what the kernel backend's settability probe finds on such a driver */
 	if (np_sim_no_channel_setter(s, &tmp.dev))
 		tmp.dev.channels.fixed = true;
@@ -65,6 +69,7 @@ static int sim_refresh(struct np_backend *be, struct np_state *st, unsigned part
 	}
 	/* the copies' old values go with tmp */
 	if (parts & NP_READ_QUEUES) {
+		np_irq_tie_napis(&tmp);
 		tmp.channels.fixed = st->dev.channels.fixed;
 		SWAP(st->dev.channels, tmp.channels);
 		SWAP(st->dev.rss, tmp.rss);

@@ -250,6 +250,125 @@ static void test_read_legacy(void)
 	close(fd);
 }
 
+/* --- the kernel's NAPI map ahead of the names (issue 33) -------------------- */
+
+static void put(const char *root, const char *path, const char *text)
+{
+	char full[512], cmd[600];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", root, path);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", full);
+	if (system(cmd) != 0 || !(f = fopen(full, "w"))) {
+		printf("Bail out! cannot write %s\n", full);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* An IRQ of the tree: its msi_irqs entry, action name and affinity. */
+static void vector(const char *root, unsigned irq, const char *name, bool msi)
+{
+	char path[128];
+
+	if (msi) {
+		snprintf(path, sizeof(path), "sys/class/net/eth9/device/msi_irqs/%u", irq);
+		put(root, path, "msix\n");
+	}
+	snprintf(path, sizeof(path), "sys/kernel/irq/%u/actions", irq);
+	put(root, path, name);
+	snprintf(path, sizeof(path), "proc/irq/%u/smp_affinity_list", irq);
+	put(root, path, "0-3\n");
+	snprintf(path, sizeof(path), "proc/irq/%u/effective_affinity_list", irq);
+	put(root, path, "0\n");
+}
+
+static const struct np_irq *irq_of(const struct np_dev *d, unsigned irq)
+{
+	for (unsigned i = 0; i < d->n_irq; i++)
+		if (d->irq[i].irq == irq)
+			return &d->irq[i];
+	return NULL;
+}
+
+static void expect(const struct np_dev *d, unsigned irq, enum np_irq_kind kind, int queue,
+		   enum np_irq_source source, const char *what)
+{
+	const struct np_irq *q = irq_of(d, irq);
+
+	ok(q && q->kind == kind && q->queue == queue && q->source == source,
+	   "%s (IRQ %u: kind %d queue %d source %d)", what, irq, q ? (int)q->kind : -1,
+	   q ? q->queue : -9, q ? (int)q->source : -1);
+}
+
+/* "eth9:rx-N" / "eth9:tx-N" and "acme-eth9-L0-rxN": names no pattern
+ * knows.  The rx and tx NAPIs of queues 0 and 1 report their IRQs; queue
+ * 2's does not; IRQ 48 is a NAPI's that msi_irqs does not list. */
+static void test_read_napi(void)
+{
+	struct np_napi_inst napis[] = {
+		{ .id = 8193, .has = NP_NAPI_HAS_IRQ, .irq = 40, .rxq = 0, .txq = -1 },
+		{ .id = 8194, .has = NP_NAPI_HAS_IRQ, .irq = 41, .rxq = -1, .txq = 0 },
+		{ .id = 8195, .has = NP_NAPI_HAS_IRQ, .irq = 42, .rxq = 1, .txq = -1 },
+		{ .id = 8196, .has = NP_NAPI_HAS_IRQ, .irq = 43, .rxq = -1, .txq = 1 },
+		{ .id = 8197, .has = 0, .rxq = 2, .txq = 2 },
+		{ .id = 8198, .has = NP_NAPI_HAS_IRQ, .irq = 48, .rxq = 3, .txq = 3 },
+	};
+	struct np_dev dev = { .ifname = "eth9", .driver = "acme", .bus_info = "0000:05:00.0" };
+	char root[] = "/tmp/np-irq-napi.XXXXXX", cmd[128];
+	int fd;
+
+	if (!mkdtemp(root)) {
+		printf("Bail out! mkdtemp\n");
+		exit(1);
+	}
+	vector(root, 39, "eth9", true);
+	vector(root, 40, "eth9:rx-0", true);
+	vector(root, 41, "eth9:tx-0", true);
+	vector(root, 42, "eth9:rx-1", true);
+	vector(root, 43, "eth9:tx-1", true);
+	vector(root, 44, "acme-eth9-L0-rx2", true);
+	vector(root, 48, "eth9-q3", false);
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	/* no napi-get (before 6.8): the names alone, which tie nothing */
+	dev.napis.err = -EOPNOTSUPP;
+	if (read_irqs(fd, &dev, "names only", 6, "names only: the 6 vectors of msi_irqs")) {
+		bool none = true;
+
+		for (unsigned i = 0; i < dev.n_irq; i++)
+			none &= dev.irq[i].queue < 0 && dev.irq[i].source == NP_IRQ_SRC_NONE;
+		ok(none, "names only: no queue tied, every vector's source \"none\"");
+	}
+	np_dev_clear(&dev);
+
+	snprintf(dev.ifname, sizeof(dev.ifname), "eth9");
+	snprintf(dev.driver, sizeof(dev.driver), "acme");
+	dev.napis.v = malloc(sizeof(napis));
+	memcpy(dev.napis.v, napis, sizeof(napis));
+	dev.napis.n = NP_ARRAY_SIZE(napis);
+	if (read_irqs(fd, &dev, "napi", 7, "napi: 6 vectors and the NAPI-only IRQ 48")) {
+		expect(&dev, 40, NP_IRQ_RX, 0, NP_IRQ_SRC_KERNEL, "napi: eth9:rx-0 is rx 0");
+		expect(&dev, 41, NP_IRQ_TX, 0, NP_IRQ_SRC_KERNEL, "napi: eth9:tx-0 is tx 0");
+		expect(&dev, 42, NP_IRQ_RX, 1, NP_IRQ_SRC_KERNEL, "napi: eth9:rx-1 is rx 1");
+		expect(&dev, 43, NP_IRQ_TX, 1, NP_IRQ_SRC_KERNEL, "napi: eth9:tx-1 is tx 1");
+		expect(&dev, 44, NP_IRQ_OTHER, -1, NP_IRQ_SRC_NONE,
+		       "napi: acme-eth9-L0-rx2, whose NAPI reports no IRQ, is tied by nothing");
+		expect(&dev, 39, NP_IRQ_OTHER, -1, NP_IRQ_SRC_NONE, "napi: eth9 itself no queue's");
+		expect(&dev, 48, NP_IRQ_TXRX, 3, NP_IRQ_SRC_KERNEL,
+		       "napi: IRQ 48 outside msi_irqs is queue 3's, as the kernel says");
+		is_int(irq_of(&dev, 40)->napi_id, 8193, "napi: the NAPI that tied IRQ 40");
+		is_str(irq_of(&dev, 48)->name, "eth9-q3", "napi: IRQ 48 named from its action");
+		is_str(list(&irq_of(&dev, 48)->affinity), "0-3", "napi: IRQ 48 affinity read");
+	}
+	np_dev_clear(&dev);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", root);
+}
+
 int main(void)
 {
 	test_match();
@@ -258,5 +377,6 @@ int main(void)
 	test_read_mlx5();
 	test_read_virtio();
 	test_read_legacy();
+	test_read_napi();
 	return tap_done();
 }

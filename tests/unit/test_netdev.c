@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "backend/ethnl/ethnl.h"
+#include "drivers/np_drivers.h"
 #include "genl_reply.h"
 #include "model/np_serialize.h"
 #include "tap.h"
@@ -197,6 +198,66 @@ static void test_json(void)
 	json_object_put(dev);
 }
 
+/* The queue-to-IRQ map from replies as a 6.12 kernel sends them for a
+ * driver that calls netif_napi_set_irq() and netif_queue_set_napi():
+ * napi-get gives each NAPI's IRQ, queue-get each queue's NAPI
+ * (drivers/irq_tie.c ties them). */
+static void test_irq_map(void)
+{
+	static const struct { uint32_t id, irq; } napi[] = {
+		{ 8193, 61 }, { 8194, 62 }, { 8195, 63 }, { 8196, 63 }, { 8197, 0 },
+	};
+	static const struct { uint32_t type, id, napi; } queue[] = {
+		{ NP_NETDEV_QUEUE_TYPE_RX, 0, 8193 }, { NP_NETDEV_QUEUE_TYPE_TX, 0, 8193 },
+		{ NP_NETDEV_QUEUE_TYPE_RX, 1, 8194 },	/* tx 1: a NAPI of its own, no IRQ */
+		{ NP_NETDEV_QUEUE_TYPE_TX, 1, 8197 },
+		{ NP_NETDEV_QUEUE_TYPE_RX, 2, 8195 },	/* rx 2 and rx 3 share IRQ 63 */
+		{ NP_NETDEV_QUEUE_TYPE_RX, 3, 8196 },
+	};
+	struct np_dev dev = { .ifname = "eth0", .driver = "ice", .ifindex = 4 };
+	enum np_irq_kind kind;
+	uint32_t ifindex, type, id, napi_id, nid;
+	int q;
+
+	dev.napis.v = calloc(NP_ARRAY_SIZE(napi), sizeof(*dev.napis.v));
+	for (size_t i = 0; i < NP_ARRAY_SIZE(napi); i++) {
+		struct nlmsghdr *nlh = napi_reply(napi[i].id, 4);
+
+		if (napi[i].irq)
+			mnl_attr_put_u32(nlh, NP_NETDEV_A_NAPI_IRQ, napi[i].irq);
+		is_int(parse_napi(nlh, &ifindex, &dev.napis.v[dev.napis.n]), 0, "map: napi %u",
+		       napi[i].id);
+		dev.napis.n++;
+	}
+	for (size_t i = 0; i < NP_ARRAY_SIZE(queue); i++) {
+		struct nlmsghdr *nlh = queue_reply(queue[i].id, 4, queue[i].type);
+
+		mnl_attr_put_u32(nlh, NP_NETDEV_A_QUEUE_NAPI_ID, queue[i].napi);
+		is_int(np_netdev_parse_queue(nlh, nlh->nlmsg_len, &ifindex, &type, &id, &napi_id), 0,
+		       "map: queue %s %u", type ? "tx" : "rx", queue[i].id);
+		np_napis_add_queue(&dev.napis, type, id, napi_id);
+	}
+	ok(np_irq_napi_tie(&dev, 61, &kind, &q, &nid) && kind == NP_IRQ_TXRX && q == 0 &&
+	   nid == 8193, "map: IRQ 61 is queue pair 0's (NAPI 8193)");
+	ok(np_irq_napi_tie(&dev, 62, &kind, &q, &nid) && kind == NP_IRQ_RX && q == 1,
+	   "map: IRQ 62 is rx 1's");
+	ok(!np_irq_napi_tie(&dev, 63, &kind, &q, &nid),
+	   "map: IRQ 63, shared by the NAPIs of rx 2 and rx 3, is no one queue's");
+	ok(!np_irq_napi_tie(&dev, 64, &kind, &q, &nid), "map: an IRQ no NAPI reports");
+	dev.napis.v[3].irq = 64;	/* rx 3's own IRQ, and tx 2 on IRQ 63 */
+	np_napis_add_queue(&dev.napis, NP_NETDEV_QUEUE_TYPE_TX, 2, 8197);
+	dev.napis.v[4].has = NP_NAPI_HAS_IRQ;
+	dev.napis.v[4].irq = 63;
+	dev.napis.v[4].rxq = -1;
+	dev.napis.v[4].txq = 2;
+	ok(np_irq_napi_tie(&dev, 63, &kind, &q, &nid) && kind == NP_IRQ_TXRX && q == 2,
+	   "map: an Rx and a Tx NAPI of queue 2 on one IRQ make it a TxRx vector");
+	snprintf(dev.driver, sizeof(dev.driver), "mlx4_en");
+	ok(!np_irq_napi_tie(&dev, 61, &kind, &q, &nid),
+	   "map: mlx4_en's completion EQs serve both ports: no queue's");
+	free(dev.napis.v);
+}
+
 int main(void)
 {
 	test_napi_6_8();
@@ -206,5 +267,6 @@ int main(void)
 	test_queues();
 	test_no_family();
 	test_json();
+	test_irq_map();
 	return tap_done();
 }
