@@ -14,10 +14,6 @@ setup() {
 }
 teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 
-state_of() {	# the device as JSON, without netpolicy's own bookkeeping
-	"${NP[@]}" --json "$DEV" show | jq -S 'del(.policy, .policy_cpus, .drift)'
-}
-
 @test "try --log: a symlink in a directory of another owner is refused, its target untouched" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (a directory of another user)"
 	dir=$NP_TMP/log
@@ -68,14 +64,14 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 }
 
 @test "try: a metric that is not a finite number fails the run at once, device restored" {
-	before=$(state_of)
+	before=$(np_sim_state)
 	for v in -nan nan inf -inf; do
 		run timeout -k 5 60 "${NP[@]}" "$DEV" try --settle 0 --metric 'val=(.*)' -- echo "val=$v"
 		echo "$output"
 		[ "$status" -eq 10 ]
 		[[ $output == *"captured a value that is not a finite number"* ]]
 	done
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 }
 
 @test "try: NUL bytes in the output do not hide the lines after them" {
@@ -87,13 +83,13 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 }
 
 @test "try: a catastrophic --metric pattern is bounded: a clear error, device restored" {
-	before=$(state_of)
+	before=$(np_sim_state)
 	run timeout -k 5 60 "${NP[@]}" "$DEV" try --settle 0 --metric '(.*)(.*)(.*)\3\2x' -- \
 		sh -c 'i=0; while [ $i -lt 3000 ]; do printf ab; i=$((i + 1)); done; echo'
 	echo "$output"
 	[ "$status" -eq 10 ]
 	[[ $output == *"took too long to match"* ]]
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 }
 
 # The workload's pid file $1 names a background process; it must be gone.
