@@ -295,6 +295,19 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 	return 0;
 }
 
+/* The schedule, of a device that exists (as set --dry-run: exit 1 when not). */
+static int dry_run(struct try_ctx *t)
+{
+	struct np_state *st = NULL;
+	CLI_ERROR(err);
+
+	if (np_discover(t->c->ctx, t->c->device, &st, err) < 0)
+		return cli_fail(t->c, err);
+	np_state_free(st);
+	print_schedule(t);
+	return 0;
+}
+
 static int run_all(struct try_ctx *t, const regex_t *re)
 {
 	struct cli *c = t->c;
@@ -370,7 +383,7 @@ int cmd_try(struct cli *c)
 	if (rc == 0 && c->try_log && !c->dry_run && (t->log_dirfd = try_log_dir_open(c->try_log)) < 0)
 		rc = NP_EXIT_ERROR;
 	if (rc == 0 && c->dry_run)
-		print_schedule(t);
+		rc = dry_run(t);
 	else if (rc == 0)
 		rc = run_all(t, c->try_metric ? &re : NULL);
 	if (c->try_metric)

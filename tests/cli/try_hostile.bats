@@ -115,3 +115,11 @@ gone() {
 	[ "$status" -eq 0 ]
 	gone "$NP_TMP/pid"
 }
+
+@test "try --dry-run of a device that does not exist: exit 1, as set --dry-run" {
+	run "${NP[@]}" nosuch0 try --dry-run -- true
+	echo "$output"
+	[ "$status" -eq 1 ]
+	run "${NP[@]}" nosuch0 set --dry-run throughput
+	[ "$status" -eq 1 ]
+}
