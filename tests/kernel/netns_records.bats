@@ -182,3 +182,13 @@ rx_channels() { ip netns exec "$NS" ethtool -l a0 | sed -n '/Current/,$s/^RX:[[:
 	in1 a0 reset >/dev/null
 	[ "$(rx_channels)" = 8 ]
 }
+
+@test "a refused pristine snapshot is named by the file that was read" {
+	in1 a0 set cpu >/dev/null
+	rec=$(np_rec a0 pristine)
+	jq -c '.state = {"schema": 1}' "$rec" >"$NP_TMP/p" && cat "$NP_TMP/p" >"$rec"
+	run in1 a0 reset
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"$rec"* ]]
+}
