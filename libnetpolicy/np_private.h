@@ -209,6 +209,7 @@ struct np_ctx {
 	int lock_wait;			/* seconds, -1 for ever (np_ctx_set_lock_wait) */
 	char policy_dir[PATH_MAX];	/* custom policies; "" for NP_POLICY_DIR */
 	struct np_custom_policy *policies;	/* loaded from it, cached */
+	unsigned long long stale_said;	/* the deleted namespace's records last reported */
 };
 
 int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);

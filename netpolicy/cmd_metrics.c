@@ -48,16 +48,59 @@ struct dev_metrics {
 };
 
 /* A label value: backslash, double quote and newline escaped. */
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), 0 when it is not
+ * one. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* A label value as the text format needs it: escaped, and valid UTF-8
+ * (the format is UTF-8: one byte that is not, in an interface name or a
+ * file's name, and a scraper drops the whole file), each byte of an
+ * ill-formed sequence replaced by U+FFFD. */
 static void put_label(FILE *out, const char *name, const char *value)
 {
 	fprintf(out, "%s=\"", name);
-	for (const char *p = value; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)value; *p;) {
+		size_t n = utf8_len(p);
+
 		if (*p == '\\' || *p == '"')
 			fprintf(out, "\\%c", *p);
 		else if (*p == '\n')
 			fputs("\\n", out);
+		else if (!n)
+			fputs("\xef\xbf\xbd", out);
 		else
-			fputc(*p, out);
+			fwrite(p, 1, n, out);
+		p += n ? n : 1;
 	}
 	fputc('"', out);
 }

@@ -23,9 +23,6 @@
 
 /* a workload asked to stop gets this long before SIGKILL */
 #define TRY_GRACE_S 5.0
-/* the part of its output searched for the metric: the end, where iperf3,
- * netperf and sockperf print their summaries */
-#define TRY_OUTPUT_MAX (1 << 20)
 
 int try_order(const struct try_ctx *t, int round, int pos)
 {
@@ -135,9 +132,9 @@ static int output_file(struct try_ctx *t, int round, const char *name)
 	char path[4096];
 	int fd;
 
-	if (t->c->try_log) {
-		snprintf(path, sizeof(path), "%s/%02d-%s.log", t->c->try_log, round, name);
-		return open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (t->log_dirfd >= 0) {
+		snprintf(path, sizeof(path), "%02d-%s.log", round, name);
+		return try_log_file_open(t->log_dirfd, path);
 	}
 	snprintf(path, sizeof(path), "%s/netpolicy-try.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	fd = mkostemp(path, O_CLOEXEC);
@@ -146,44 +143,17 @@ static int output_file(struct try_ctx *t, int round, const char *name)
 	return fd;
 }
 
-/* The capture group of the metric's last match in the output. */
-static int find_metric(const regex_t *re, int fd, double *ret)
-{
-	char *buf = malloc(TRY_OUTPUT_MAX + 1), *line, *save = NULL;
-	off_t end = lseek(fd, 0, SEEK_END);
-	ssize_t n;
-	int found = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	lseek(fd, end > TRY_OUTPUT_MAX ? end - TRY_OUTPUT_MAX : 0, SEEK_SET);
-	n = read(fd, buf, TRY_OUTPUT_MAX);
-	buf[n > 0 ? n : 0] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		regmatch_t m[2];
-		char *endp;
-		double v;
-
-		if (regexec(re, line, 2, m, 0) || m[1].rm_so < 0)
-			continue;
-		line[m[1].rm_eo] = '\0';
-		v = strtod(line + m[1].rm_so, &endp);
-		if (endp != line + m[1].rm_so) {
-			*ret = v;
-			found = 1;
-		}
-	}
-	free(buf);
-	return found;
-}
-
 /* Run the workload once, its output to fd; its status as try_run says.
- * A signal to netpolicy is passed on to it, then it is waited for. */
+ * It runs in a process group of its own: a signal to netpolicy is passed
+ * on to all of it, as is the timeout, and what is left of it when its
+ * first process ends is killed (while that one, unreaped, keeps the
+ * group's id from being given to another). */
 static int run_command(struct try_ctx *t, int fd)
 {
 	struct cli *c = t->c;
 	double start = now_s(), asked = 0;
 	int status, sent = 0;
+	siginfo_t info;
 	pid_t pid;
 
 	fflush(stdout);
@@ -192,6 +162,7 @@ static int run_command(struct try_ctx *t, int fd)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		setpgid(0, 0);
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 		cli_restore_signals();
@@ -199,26 +170,32 @@ static int run_command(struct try_ctx *t, int fd)
 		dprintf(STDERR_FILENO, "netpolicy: try: %s: %s\n", c->cmd_argv[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
+	setpgid(pid, pid);	/* both sides: whichever runs first */
 	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
+		int w;
 
-		if (w == pid)
+		info.si_pid = 0;
+		w = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+		if (w == 0 && info.si_pid == pid)
 			break;
 		if (w < 0 && errno != EINTR)
 			return -errno;
 		if (!sent && cli_signal_received()) {
-			kill(pid, cli_signal_received());
+			kill(-pid, cli_signal_received());
 			sent = cli_signal_received();
 			asked = now_s();
 		} else if (!sent && c->try_timeout > 0 && now_s() - start > c->try_timeout) {
-			kill(pid, SIGTERM);
+			kill(-pid, SIGTERM);
 			sent = -1;
 			asked = now_s();
 		} else if (sent && now_s() - asked > TRY_GRACE_S) {
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 		}
 		pause_s(0.01);
 	}
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	if (sent == -1)
 		return -ETIMEDOUT;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -256,7 +233,8 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 	r = np_try_apply(tr, cd->policy, NULL, res, err);
 	if (r < 0) {
 		cli_fail(c, err);
-		return cli_exit_of_apply(r, res, err);
+		/* stopped by a signal before its first write too: as set, 3 */
+		return cli_signal_received() ? NP_EXIT_ROLLED_BACK : cli_exit_of_apply(r, res, err);
 	}
 	pause_s(c->try_settle);
 	if (cli_signal_received())
@@ -298,15 +276,35 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 		close(fd);
 		return cli_exit_of_workload(st);
 	}
-	if (re && find_metric(re, fd, &run->v[0]) <= 0) {
-		fprintf(stderr, "netpolicy: %s: try: the --metric pattern matched nothing in the "
-			"command's output under %s (round %d); the device is back at its baseline\n",
-			c->device, cd->name, round + 1);
+	r = re ? try_metric(re, fd, &run->v[0]) : 1;
+	if (r == -EINTR) {
+		close(fd);
+		return NP_EXIT_ROLLED_BACK;
+	}
+	if (r <= 0) {
+		fprintf(stderr, "netpolicy: %s: try: the --metric pattern %s in the command's "
+			"output under %s (round %d); the device is back at its baseline\n",
+			c->device, r == 0 ? "matched nothing" : r == -EDOM ? "captured a value that "
+			"is not a finite number" : r == -ETIME ? "took too long to match (a back "
+			"reference on a long line?)" : strerror(-r), cd->name, round + 1);
 		close(fd);
 		return cli_exit_of_workload(-1);
 	}
 	close(fd);
 	cd->n_runs++;
+	return 0;
+}
+
+/* The schedule, of a device that exists (as set --dry-run: exit 1 when not). */
+static int dry_run(struct try_ctx *t)
+{
+	struct np_state *st = NULL;
+	CLI_ERROR(err);
+
+	if (np_discover(t->c->ctx, t->c->device, &st, err) < 0)
+		return cli_fail(t->c, err);
+	np_state_free(st);
+	print_schedule(t);
 	return 0;
 }
 
@@ -379,17 +377,19 @@ int cmd_try(struct cli *c)
 	t->winner = -1;
 	/* without a metric the measure is wall time, where less is better */
 	t->lower_better = c->try_lower || !c->try_metric;
+	t->log_dirfd = -1;
 	rc = conditions(t);
-	if (rc == 0 && c->try_log && mkdir(c->try_log, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "netpolicy: try: --log %s: %s\n", c->try_log, strerror(errno));
+	/* a dry run creates nothing */
+	if (rc == 0 && c->try_log && !c->dry_run && (t->log_dirfd = try_log_dir_open(c->try_log)) < 0)
 		rc = NP_EXIT_ERROR;
-	}
 	if (rc == 0 && c->dry_run)
-		print_schedule(t);
+		rc = dry_run(t);
 	else if (rc == 0)
 		rc = run_all(t, c->try_metric ? &re : NULL);
 	if (c->try_metric)
 		regfree(&re);
+	if (t->log_dirfd >= 0)
+		close(t->log_dirfd);
 	free(t);
 	return rc;
 }

@@ -444,6 +444,9 @@ static int open_ctx(struct cli *c, const struct args *a)
 	np_error_clear(err);
 	if (c->device && np_ifname_validate(c->device, err) < 0)
 		return cli_fail(c, err);
+	/* before the context opens "/": it must see the new /sys */
+	if (!a->model && !a->root)
+		cli_own_sysfs();
 	if (np_ctx_new(&c->ctx, err) < 0)
 		return cli_fail(c, err);
 	np_ctx_set_log(c->ctx, log_to_stderr, c);

@@ -4,6 +4,8 @@
 #ifndef NP_CLI_TRY_H
 #define NP_CLI_TRY_H
 
+#include <regex.h>
+
 #include "cli.h"
 #include "try_stats.h"
 
@@ -37,7 +39,20 @@ struct try_ctx {
 	bool completed;		/* every run was made */
 	int winner;		/* index of the condition kept or to keep, -1 none */
 	bool kept;
+	int log_dirfd;		/* --log, -1 without */
 };
+
+/* try_files.c: the --log directory made if need be and opened when it is
+ * trusted (owned by root or the caller, writable by nobody else), else
+ * said on stderr and -1. */
+int try_log_dir_open(const char *dir);
+/* A log file in it, emptied: no link followed, none of another owner
+ * emptied (-1, errno EPERM), nothing but a regular file. */
+int try_log_file_open(int dirfd, const char *name);
+/* The metric in the workload's output fd (see try_files.c): 1 found (*ret),
+ * 0 none, -EDOM not a finite number, -ETIME the pattern took too long,
+ * -EINTR a signal came, other -errno. */
+int try_metric(const regex_t *re, int fd, double *ret);
 
 /* The name of measure m (0 is "metric" or, without --metric, "wall_s"). */
 const char *try_measure_name(const struct try_ctx *t, int m);

@@ -70,6 +70,10 @@ double try_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
 
 	if (!na || !nb || na > TRY_STATS_MAX || nb > TRY_STATS_MAX)
 		return NAN;
+	/* a NaN equals nothing, not even itself: no rank, and no end to a run of ties */
+	for (size_t i = 0; i < na + nb; i++)
+		if (!isfinite(i < na ? a[i] : b[i - na]))
+			return NAN;
 	memcpy(all, a, na * sizeof(*a));
 	memcpy(all + na, b, nb * sizeof(*b));
 	qsort(all, n, sizeof(*all), cmp_double);
@@ -85,7 +89,7 @@ double try_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
 		rank_a += (double)(lo + 1 + hi) / 2;
 	}
 	for (size_t i = 0; i < n;) {
-		size_t j = i;
+		size_t j = i + 1;
 
 		while (j < n && all[j] == all[i])
 			j++;

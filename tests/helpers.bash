@@ -83,6 +83,12 @@ np_sim_dev() {
 	NP=("$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL")
 }
 
+# np_sim_dev's device as JSON, without netpolicy's own bookkeeping (the
+# policy record, drift): equal when the device is as it was.
+np_sim_state() {
+	"${NP[@]}" --json "$DEV" show | jq -S 'del(.policy, .policy_cpus, .drift)'
+}
+
 # The --confirm watchdogs of this test's state directory, by their pids
 # (one waiting out a long deadline keeps bats' output open).
 np_kill_watchdogs() {

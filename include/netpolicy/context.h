@@ -72,6 +72,21 @@ NP_EXPORT const char *np_ctx_state_dir(const struct np_ctx *ctx);
  */
 NP_EXPORT void np_ctx_set_lock_wait(struct np_ctx *ctx, int seconds);
 /**
+ * np_sysfs_same_netns() - whether /sys shows this network namespace's devices
+ * @err: filled when it cannot be told (may be NULL)
+ *
+ * A sysfs mount lists the devices of the network namespace that mounted
+ * it: after `unshare -n` or `nsenter --net` without a new mount namespace,
+ * /sys is still the old namespace's.  The kernel backend refuses to
+ * discover a device through such a /sys; a program that may change its
+ * mount namespace (as `ip netns exec` does) can mount sysfs afresh first.
+ * Telling needs CAP_SYS_ADMIN.
+ *
+ * Return: 1 it does, 0 it is another namespace's, or a negative errno
+ * (-EPERM without the capability).
+ */
+NP_EXPORT int np_sysfs_same_netns(struct np_error *err);
+/**
  * np_ctx_set_model() - use the simulated backend
  * @ctx: the context, before its backend was first used
  * @file: the machine model (JSON, netpolicy-model(5))

@@ -112,6 +112,7 @@ int np_journal_begin(struct np_store *s, const struct np_ident *id, const struct
 	    !hdr_add(hdr, "ifindex", json_object_new_int(id->ifindex)) ||
 	    !hdr_add(hdr, "bus_info", json_object_new_string(id->bus_info)) ||
 	    !hdr_add(hdr, "netns", json_object_new_int64((int64_t)id->netns)) ||
+	    (s->cookie && !hdr_add(hdr, "netns_cookie", json_object_new_int64((int64_t)s->cookie))) ||
 	    !hdr_add(hdr, "commit", json_object_get(j->commit)) ||
 	    (intent && !add_intent(hdr, intent)) ||
 	    (!hdr_add(hdr, "before", st) && (st = NULL, true))) {

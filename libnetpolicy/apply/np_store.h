@@ -57,6 +57,11 @@
  * the same one when this, its ifindex and bus path (np_ident) are. */
 int np_store_netns(struct np_ctx *ctx, unsigned long long *ret_dev, unsigned long long *ret_ino);
 
+/* The calling thread's network namespace cookie (SO_NETNS_COOKIE): never
+ * given to two namespaces while the machine runs.  0 where the namespace
+ * cannot be told (np_store_netns) or the kernel has none (before 5.14). */
+unsigned long long np_store_netns_cookie(struct np_ctx *ctx);
+
 enum np_file {
 	NP_FILE_PRISTINE,
 	NP_FILE_POLICY,
@@ -77,6 +82,9 @@ struct np_store {
 	int dirfd, lockfd;
 	char ifname[IFNAMSIZ];
 	char stem[NP_STORE_STEM_MAX];	/* the files' names before ".KIND" */
+	unsigned long long cookie;	/* the namespace's (SO_NETNS_COOKIE), 0 unknown */
+	bool stale;			/* without the lock: the key's files are a deleted
+					 * namespace's, read as none (store.c) */
 	/* np_store_open_text (fuzz_state): every file of the device reads as
 	 * this text, through np_store_read's checks; no directory, no lock */
 	const char *text;
@@ -112,6 +120,14 @@ int np_store_peek(struct np_ctx *ctx, const char *ifname, np_store_peek_fn fn, v
 /* Releases the lock.  forget: the device does not exist, remove the lock
  * file too (while holding it: lockers check the inode they locked). */
 void np_store_close(struct np_store *s, bool forget);
+
+/* A positive integer field `key` of the file's document (of the journal's
+ * header), 0 when absent or unreadable. */
+unsigned long long np_store_recorded(struct np_store *s, enum np_file f, const char *key);
+/* Records of the key that carry another namespace's cookie are a deleted
+ * namespace's (store.c): with the lock they are moved aside, without
+ * it s->stale is set and the key reads as empty; either way it is said. */
+void np_store_stale_check(struct np_store *s);
 
 /* The device's lock file as (st_dev, st_ino): the one held, else the one
  * the directory names (without locking); -ENOENT when there is none.  The

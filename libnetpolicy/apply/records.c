@@ -193,9 +193,9 @@ int np_store_pristine_load(struct np_store *s, struct np_state **ret, struct np_
 		r = get_int(doc, "netns", 0, INT64_MAX, &v, "pristine", err);
 	if (r >= 0) {
 		ret_id->netns = (unsigned long long)v;
-		char what[PATH_MAX + 32];
+		char what[PATH_MAX + NP_STORE_STEM_MAX + 16];
 
-		snprintf(what, sizeof(what), "%s/%s.pristine", s->ctx->state_dir, s->ifname);
+		snprintf(what, sizeof(what), "%s/%s.pristine", s->ctx->state_dir, s->stem);
 		r = np_state_from_record(st, what, ret, err);
 	}
 	if (r >= 0) {

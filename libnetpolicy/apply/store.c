@@ -103,38 +103,13 @@ static void stem_keyed(struct np_store *s)
 {
 	unsigned long long dev, ino;
 
-	if (np_store_netns(s->ctx, &dev, &ino) == 0)
+	if (np_store_netns(s->ctx, &dev, &ino) == 0) {
 		snprintf(s->stem, sizeof(s->stem), "%s@netns-%llu-%llu", s->ifname, dev, ino);
+		s->cookie = np_store_netns_cookie(s->ctx);
+	}
 }
 
 /* --- files of the bare name, written before the key --------------------------- */
-
-/* The namespace inode a file of the bare name records (the pristine
- * snapshot's "netns", the journal header's): 0 when it records none or
- * cannot be read (taken as this namespace's: a damaged one is then refused
- * here, by its name, as any damaged record is). */
-static unsigned long long legacy_netns(struct np_store *legacy, enum np_file f)
-{
-	struct json_object *doc = NULL, *v;
-	unsigned long long ino = 0;
-	struct np_error ignored;
-	char *text, *nl;
-
-	np_error_clear(&ignored);
-	if (np_store_read(legacy, f, &text, NULL, &ignored) < 0)
-		return 0;
-	nl = strchr(text, '\n');	/* the journal's header is its first line */
-	if (nl)
-		*nl = '\0';
-	if (np_json_parse(text, strlen(text), &doc, &ignored) == 0 &&
-	    json_object_is_type(doc, json_type_object) &&
-	    json_object_object_get_ex(doc, "netns", &v) && json_object_is_type(v, json_type_int) &&
-	    json_object_get_int64(v) > 0)
-		ino = (unsigned long long)json_object_get_int64(v);
-	json_object_put(doc);
-	free(text);
-	return ino;
-}
 
 /* The bare name has files and none of them records another namespace. */
 static bool legacy_ours(struct np_store *legacy, unsigned long long ino)
@@ -145,7 +120,7 @@ static bool legacy_ours(struct np_store *legacy, unsigned long long ino)
 	for (int f = 0; f < NP_FILE__COUNT; f++)
 		any = any || np_store_has(legacy, (enum np_file)f);
 	for (size_t i = 0; any && i < NP_ARRAY_SIZE(owners); i++) {
-		unsigned long long x = np_store_has(legacy, owners[i]) ? legacy_netns(legacy, owners[i]) : 0;
+		unsigned long long x = np_store_has(legacy, owners[i]) ? np_store_recorded(legacy, owners[i], "netns") : 0;
 
 		if (x && x != ino)
 			return false;
@@ -251,6 +226,7 @@ int np_store_open(struct np_ctx *ctx, const char *ifname, struct np_store *s,
 	r = np_store_lock_take(s, err);
 	if (r >= 0) {
 		temps_remove(s);
+		np_store_stale_check(s);
 		r = legacy_adopt(s, err);
 		if (r < 0)
 			close(s->lockfd);
@@ -275,7 +251,9 @@ int np_store_open_readonly(struct np_ctx *ctx, const char *ifname, struct np_sto
 	if (r < 0)
 		return r;
 	stem_keyed(s);
-	legacy_peek(s);
+	np_store_stale_check(s);
+	if (!s->stale)
+		legacy_peek(s);
 	return 0;
 }
 
@@ -316,7 +294,7 @@ bool np_store_has(const struct np_store *s, enum np_file f)
 	char name[NAME_MAX_LEN];
 
 	file_name(s, f, name, sizeof(name));
-	return s->dirfd >= 0 && faccessat(s->dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+	return s->dirfd >= 0 && !s->stale && faccessat(s->dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 int np_store_remove(struct np_store *s, enum np_file f, struct np_error *err)
@@ -397,6 +375,8 @@ int np_store_read(struct np_store *s, enum np_file f, char **ret, size_t *ret_le
 	file_name(s, f, name, sizeof(name));
 	if (s->text)
 		return text_read(s, name, ret, ret_len, err);
+	if (s->stale)
+		return -ENOENT;
 	/* Non-blocking: a FIFO planted here must not hang us with the lock held. */
 	fd = openat(s->dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
@@ -505,5 +485,98 @@ int np_store_open_append(struct np_store *s, enum np_file f, int *ret_fd, struct
 int np_store_write_json(struct np_store *s, enum np_file f, struct json_object *doc,
 			struct np_error *err)
 {
+	/* whose namespace wrote it (np_store_stale_check) */
+	if (s->cookie && json_object_object_add(doc, "netns_cookie",
+						json_object_new_int64((int64_t)s->cookie)) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_APPLY, NULL, "out of memory");
 	return np_store_write(s, f, np_json_text(doc, JSON_C_TO_STRING_PLAIN), err);
+}
+
+/*
+ * --- records of a deleted network namespace ---
+ *
+ * A namespace's nsfs inode, the
+ * key records are filed under (np_store.h), is given to the next namespace
+ * made once the old one is gone (`ip netns del A; ip netns add B`): B would
+ * find A's records under its own key and take A's policy, snapshot and
+ * journal for its own device of the same name.  The namespace cookie
+ * (SO_NETNS_COOKIE, Linux 5.14) is never given twice while the machine
+ * runs, and so outlives nothing that /run does not: every record written
+ * in a namespace carries it ("netns_cookie"), and records of the key that
+ * carry another are stale.  They are never applied: a command holding the
+ * lock moves them aside, to KEY.KIND.stale-COOKIE, and says so; one
+ * without the lock reads the key as empty.  Records without a cookie
+ * (written before it was recorded, or by a kernel without it) are this
+ * namespace's, as they always were.
+ */
+unsigned long long np_store_recorded(struct np_store *s, enum np_file f, const char *key)
+{
+	struct json_object *doc = NULL, *v;
+	unsigned long long x = 0;
+	struct np_error ignored;
+	char *text, *nl;
+
+	np_error_clear(&ignored);
+	if (np_store_read(s, f, &text, NULL, &ignored) < 0)
+		return 0;
+	nl = strchr(text, '\n');	/* the journal's header is its first line */
+	if (nl)
+		*nl = '\0';
+	if (np_json_parse(text, strlen(text), &doc, &ignored) == 0 &&
+	    json_object_is_type(doc, json_type_object) &&
+	    json_object_object_get_ex(doc, key, &v) && json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) > 0)
+		x = (unsigned long long)json_object_get_int64(v);
+	json_object_put(doc);
+	free(text);
+	return x;
+}
+
+/* The cookie of another namespace a file of the key records, 0 none. */
+static unsigned long long foreign_cookie(struct np_store *s)
+{
+	for (int f = 0; f < NP_FILE__COUNT; f++) {
+		unsigned long long c;
+
+		if (!np_store_has(s, (enum np_file)f))
+			continue;
+		c = np_store_recorded(s, (enum np_file)f, "netns_cookie");
+		if (c && c != s->cookie)
+			return c;
+	}
+	return 0;
+}
+
+void np_store_stale_check(struct np_store *s)
+{
+	unsigned long long stale;
+	unsigned moved = 0;
+
+	if (!s->cookie || s->dirfd < 0)
+		return;
+	stale = foreign_cookie(s);
+	if (!stale)
+		return;
+	if (s->lockfd < 0) {
+		/* once per context: a command peeks at the records many times */
+		if (s->ctx->stale_said != stale)
+			np_log(s->ctx, NP_LOG_WARNING, "%s: %s/%s.* are the records of a deleted "
+			       "network namespace (cookie %llu, this one's is %llu): not used",
+			       s->ifname, s->ctx->state_dir, s->stem, stale, s->cookie);
+		s->ctx->stale_said = stale;
+		s->stale = true;
+		return;
+	}
+	for (int f = 0; f < NP_FILE__COUNT; f++) {
+		char from[NP_STORE_STEM_MAX + 16], to[NP_STORE_STEM_MAX + 48];
+
+		snprintf(from, sizeof(from), "%s.%s", s->stem, np_store_file_name((enum np_file)f));
+		snprintf(to, sizeof(to), "%s.stale-%llu", from, stale);
+		if (renameat(s->dirfd, from, s->dirfd, to) == 0)
+			moved++;
+	}
+	fsync(s->dirfd);
+	np_log(s->ctx, NP_LOG_WARNING, "%s: %u record(s) of a deleted network namespace (cookie "
+	       "%llu) that had this one's inode: moved to %s/%s.*.stale-%llu, not applied",
+	       s->ifname, moved, stale, s->ctx->state_dir, s->stem, stale);
 }

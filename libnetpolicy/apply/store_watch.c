@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What outlives one command in the state store (np_store.h): the key of the
- * network namespace records are filed under, and a watch on the directory
+ * network namespace records are filed under and its cookie, and a watch on the directory
  * for the --confirm watchdog. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "apply/np_store.h"
+
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71
+#endif
 
 int np_store_netns(struct np_ctx *ctx, unsigned long long *ret_dev, unsigned long long *ret_ino)
 {
@@ -21,6 +26,24 @@ int np_store_netns(struct np_ctx *ctx, unsigned long long *ret_dev, unsigned lon
 	*ret_dev = (unsigned long long)sb.st_dev;
 	*ret_ino = (unsigned long long)sb.st_ino;
 	return 0;
+}
+
+unsigned long long np_store_netns_cookie(struct np_ctx *ctx)
+{
+	unsigned long long cookie = 0, dev, ino;
+	socklen_t len = sizeof(cookie);
+	int fd;
+
+	if (np_store_netns(ctx, &dev, &ino) < 0)
+		return 0;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) < 0 ||
+	    len != sizeof(cookie))
+		cookie = 0;
+	close(fd);
+	return cookie;
 }
 
 int np_store_watch(struct np_store *s, int *ret_fd, struct np_error *err)

@@ -21,6 +21,8 @@ struct kernel_backend {
 	struct np_topology topo;
 	char *topo_key;			/* NULL: no topology read yet */
 	unsigned topo_root_gen;
+	int sysfs_ours;			/* np_sysfs_netns_at() ... */
+	unsigned sysfs_root_gen;	/* ... for this root_gen + 1 (0: not asked) */
 };
 
 static struct kernel_backend *kb(struct np_backend *be)
@@ -128,6 +130,27 @@ static void queue_coal_read(struct np_dev *dev)
 		dev->coalesce.per_queue = 0;
 }
 
+/* Reads and writes below /sys only when it shows this namespace's devices:
+ * a /sys kept from another namespace (`unshare -n`, `nsenter --net`)
+ * would have netpolicy read and change another namespace's device of the
+ * same name (sysfs_ns.c). */
+static int sysfs_ours(struct kernel_backend *k, const struct np_dev *dev, struct np_error *err)
+{
+	struct np_ctx *ctx = k->be.ctx;
+
+	if (k->sysfs_root_gen != ctx->root_gen + 1) {
+		k->sysfs_ours = np_sysfs_netns_at(ctx->rootfd);
+		k->sysfs_root_gen = ctx->root_gen + 1;
+	}
+	if (k->sysfs_ours == 1)
+		return 0;
+	if (k->sysfs_ours == 0)
+		return np_err(err, -ESTALE, NP_PHASE_DISCOVER, NULL, "/sys shows another network "
+			      "namespace's devices (a namespace made by `unshare -n` or entered "
+			      "with `nsenter --net` keeps the old /sys): " NP_SYSFS_STALE_HINT);
+	return np_sysfs_dev_ours(ctx->rootfd, dev, err);
+}
+
 static int kernel_discover(struct np_backend *be, const char *ifname, struct np_state *st,
 			   struct np_error *err)
 {
@@ -141,6 +164,9 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 		return r;
 	/* rtnetlink first: it is what says whether the device exists at all. */
 	r = rtnl_done(kb(be), np_rtnl_read(kb(be)->rtnl, ifname, dev, err));
+	if (r < 0)
+		return r;
+	r = sysfs_ours(kb(be), dev, err);
 	if (r < 0)
 		return r;
 	r = topology(kb(be), &st->topo, err);

@@ -59,6 +59,16 @@ int np_rtnl_stats(struct nl_sock *sk, const char *ifname, struct np_link_stats *
 		  struct np_error *err);
 int np_rtnl_list(struct nl_sock *sk, char ***ret, size_t *ret_n, struct np_error *err);
 
+/* sysfs_ns.c: whether the sysfs below rootfd is the calling thread's network
+ * namespace's: 1 it is (or it is no sysfs: a fixture), 0 another's,
+ * -errno when it cannot be told (-EPERM without CAP_SYS_ADMIN).  The
+ * device's own sysfs ifindex against netlink's, for when it cannot:
+ * -ESTALE (err filled) when they differ. */
+#define NP_SYSFS_STALE_HINT "its files would be another device's; mount sysfs for this " \
+	"namespace (as `ip netns exec` does) or run netpolicy with CAP_SYS_ADMIN, which does"
+int np_sysfs_netns_at(int rootfd);
+int np_sysfs_dev_ours(int rootfd, const struct np_dev *dev, struct np_error *err);
+
 /* sysfs.c: per-device and per-queue files below rootfd. */
 int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *topo,
 		      struct np_error *err);

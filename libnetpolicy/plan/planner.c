@@ -23,7 +23,8 @@ static int eligible_cpus(const struct np_plan_opts *opts, const struct np_topolo
 	if (opts && opts->cpus) {
 		int r;
 
-		if (!*opts->cpus)
+		/* blanks only is empty too: the list parser skips them */
+		if (!opts->cpus[strspn(opts->cpus, " \t\n")])
 			return np_err(err, -EINVAL, NP_PHASE_INPUT, NULL,
 				      "--cpus: empty; name the CPUs to use (like 0-3,8)");
 		if (strlen(opts->cpus) >= NP_CPUS_TEXT_MAX)

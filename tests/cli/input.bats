@@ -94,12 +94,14 @@ run_edited() {
 	[[ "$output" != *"(null)"* ]]
 }
 
-@test "--cpus '' says the list is empty" {
+@test "--cpus '' (or blanks only) says the list is empty" {
 	np_model virtio-4q
-	run npsim --cpus '' "$(dev_of)" set latency
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"--cpus: empty"* ]]
-	[[ "$output" != *"isolated"* ]]
+	for cpus in '' ' ' $'\t '; do
+		run npsim --cpus "$cpus" "$(dev_of)" set latency
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--cpus: empty"* ]]
+		[[ "$output" != *"isolated"* ]]
+	done
 }
 
 @test "names with escape sequences and newlines are escaped in every message" {

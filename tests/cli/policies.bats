@@ -84,6 +84,8 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 	check_err 'base = turbo\n' "1:8: base: 'turbo' is not a built-in policy"
 	check_err 'rings = burst\nbase = cpu\n' "1:1: the first setting must be 'base = POLICY' (cpu, latency, ...)"
 	check_err 'base = cpu\nnapi yes\n' "2:1: expected 'key = value'"
+	# what follows a NUL byte is not silently ignored
+	check_err 'base = cpu\nrings = burst\0colour = blue\n' "2:14: a NUL byte"
 	check_err 'base = cpu\nnapi = maybe\n' "2:8: napi: 'maybe' is not yes or no"
 	cmp "$MODEL" "$NP_TMP/orig.json"
 	# and policies reports the same

@@ -13,12 +13,8 @@ setup() {
 }
 teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 
-state_of() {	# the device as JSON, without netpolicy's own bookkeeping
-	"${NP[@]}" --json "$DEV" show | jq -S 'del(.policy, .policy_cpus, .drift)'
-}
-
 @test "try: argument errors are usage errors, one line, nothing run" {
-	before=$(state_of)
+	before=$(np_sim_state)
 	run "${NP[@]}" "$DEV" try throughput
 	[ "$status" -eq 2 ]
 	[[ $output == *"try: which command?"* ]]
@@ -43,12 +39,12 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 	run "${NP[@]}" "$DEV" try nosuchpolicy -- true
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 	[ ! -e "$STATE_DIR" ] || [ -z "$(ls "$STATE_DIR" | grep -v lock)" ]
 }
 
 @test "try --dry-run: the schedule rotates each round, nothing changes" {
-	before=$(state_of)
+	before=$(np_sim_state)
 	run "${NP[@]}" "$DEV" try --dry-run --rounds 3 throughput latency -- false
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "round 1: baseline, throughput, latency" ]
@@ -59,12 +55,12 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 	[ "$(jq -c .conditions <<<"$output")" = '["baseline","cpu","latency","busy-poll","throughput"]' ]
 	[ "$(jq -c '.schedule[1]' <<<"$output")" = '["cpu","latency","busy-poll","throughput","baseline"]' ]
 	[ "$(jq .changed <<<"$output")" = false ]
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 }
 
 @test "try: every run recorded, the device exactly as before, its policy record kept" {
 	"${NP[@]}" "$DEV" set latency
-	before=$(state_of)
+	before=$(np_sim_state)
 	run "${NP[@]}" -q --json "$DEV" try --rounds 3 --settle 0 throughput cpu \
 		--metric 'value ([0-9]+)' -- sh -c 'echo value 7'
 	[ "$status" -eq 0 ]
@@ -77,7 +73,7 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 	[ "$(jq -r '.conditions[1].summary.metric.verdict' <<<"$doc")" = "no measurable difference" ]
 	[ "$(jq .winner <<<"$doc")" = null ]
 	[ "$(jq .changed <<<"$doc")" = false ]
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 	run "${NP[@]}" "$DEV" check
 	[ "$status" -eq 0 ]
 	run "${NP[@]}" --json "$DEV" show
@@ -85,37 +81,37 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 }
 
 @test "try: a failed command stops the run with exit 10 and the device restored" {
-	before=$(state_of)
+	before=$(np_sim_state)
 	run "${NP[@]}" "$DEV" try --rounds 2 --settle 0 throughput -- sh -c '[ ! -e "$0" ] || exit 3; touch "$0"' "$NP_TMP/once"
 	[ "$status" -eq 10 ]
 	[[ $output == *"the command failed under throughput (round 1); the device is back at its baseline"* ]]
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 	[ ! -e "$STATE_DIR/$DEV.journal" ]
 	run "${NP[@]}" "$DEV" try --settle 0 --metric 'x=([0-9]+)' -- echo nothing
 	[ "$status" -eq 10 ]
 	[[ $output == *"--metric pattern matched nothing"* ]]
 	run "${NP[@]}" "$DEV" try --settle 0 -- /nonexistent/command
 	[ "$status" -eq 10 ]
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 }
 
 @test "try: a condition the driver refuses is rolled back: exit 3, the device restored" {
 	jq '.faults = [{"op":"set_channels","after":0,"errno":"EBUSY","extack":"injected"}]' \
 		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
-	before=$(state_of)
+	before=$(np_sim_state)
 	run "${NP[@]}" "$DEV" try --rounds 2 --settle 0 throughput -- true
 	[ "$status" -eq 3 ]
 	[[ $output == *"injected"* ]]
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 	[ ! -e "$STATE_DIR/$DEV.journal" ]
 }
 
 @test "try: refused while a --confirm is pending (exit 1, nothing changed)" {
 	"${NP[@]}" "$DEV" set throughput --confirm 60
-	before=$(state_of)
+	before=$(np_sim_state)
 	run "${NP[@]}" "$DEV" try --settle 0 -- true
 	[ "$status" -eq 1 ]
 	[[ $output == *"a --confirm is pending"* ]]
-	[ "$(state_of)" = "$before" ]
+	[ "$(np_sim_state)" = "$before" ]
 	"${NP[@]}" "$DEV" confirm
 }

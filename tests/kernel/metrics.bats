@@ -72,3 +72,13 @@ sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv
 	grep -qx 'netpolicy_policy_applied{device="v0"} 0' <<<"$output"
 	! grep -q '^netpolicy_policy_recorded_timestamp_seconds{' <<<"$output" || false
 }
+
+@test "metrics: a device name that is not UTF-8 leaves the file valid UTF-8, the byte replaced" {
+	ip -n "$NS" link add $'h\xffi' type veth peer name $'h\xfei'
+	run ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" metrics
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# every byte of the output decodes as UTF-8; the device is still there
+	python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' <<<"$output"
+	[[ "$output" == *$'device="h\xef\xbf\xbdi"'* ]]
+}

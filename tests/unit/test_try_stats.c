@@ -56,6 +56,13 @@ int main(void)
 	p = try_mann_whitney(big_a, 40, big_a, 40, &u);
 	ok(p > 0.9 && u == 800, "a group against itself: U 800, p %g", p);
 
+	{
+		const double nan5[] = { NAN, NAN, NAN, NAN, NAN }, inf5[] = { 1, 2, INFINITY, 4, 5 };
+
+		ok(isnan(try_mann_whitney(nan5, 5, hi, 5, NULL)), "NaN samples: no p, and an end");
+		ok(isnan(try_mann_whitney(lo, 5, inf5, 5, NULL)), "an infinite sample: no p");
+	}
+
 	ok(try_median(lo, N(lo)) == 3, "median of five");
 	ok(try_median(even, 4) == 5, "median of four is the mean of the middle two");
 	ok(isnan(try_median(lo, 0)), "no median of nothing");

@@ -306,10 +306,14 @@ static int parse(struct custom *c, const char *path, const char *text, size_t le
 		const char *nl = memchr(text + at, '\n', len - at);
 		size_t n = nl ? (size_t)(nl - text - at) : len - at;
 		char *s, *end, *eq, *key, *value, *kend;
+		const char *nul = memchr(text + at, '\0', n);
 
 		line++;
 		if (n >= sizeof(buf) - 1)
 			return file_err(err, path, line, sizeof(buf) - 1, "line too long");
+		/* what follows it would be silently ignored */
+		if (nul)
+			return file_err(err, path, line, (size_t)(nul - text - at), "a NUL byte");
 		memcpy(buf, text + at, n);
 		buf[n] = '\0';
 		at += n + (nl ? 1 : 0);

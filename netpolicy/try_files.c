@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What `try` takes from outside: the --log directory it writes the
+ * workload's output into, and that output, where the --metric pattern is
+ * looked for.  netpolicy runs as root: the directory is trusted as the
+ * state directory is (owned by root or the caller, writable by nobody
+ * else), its files are opened without following links and an existing one
+ * of another owner is not truncated.  The output is the workload's, so
+ * anything: NUL bytes are searched past, the pattern (a backtracking
+ * matcher: a back reference can take exponential time) is matched in a
+ * child process that is killed after TRY_MATCH_MAX_S or at a signal, and
+ * the value must be a finite number.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "try_run.h"
+
+/* the part of the output searched for the metric: the end, where iperf3,
+ * netperf and sockperf print their summaries */
+#define TRY_OUTPUT_MAX (1 << 20)
+/* a metric taking longer than this to find is the pattern's fault */
+#define TRY_MATCH_MAX_S 5
+
+int try_log_dir_open(const char *dir)
+{
+	struct stat sb;
+	int fd;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "netpolicy: try: --log %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		fprintf(stderr, "netpolicy: try: --log %s: %s\n", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (sb.st_uid != 0 && sb.st_uid != geteuid()) {
+		fprintf(stderr, "netpolicy: try: --log %s: not trusted: owned by uid %u, not by "
+			"root\n", dir, (unsigned)sb.st_uid);
+		close(fd);
+		return -1;
+	}
+	if (sb.st_mode & 0022) {
+		fprintf(stderr, "netpolicy: try: --log %s: not trusted: writable by others "
+			"(mode %04o)\n", dir, (unsigned)(sb.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int try_log_file_open(int dirfd, const char *name)
+{
+	struct stat sb;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		    O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
+	    ftruncate(fd, 0) < 0) {
+		int e = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode) ? EINVAL :
+			sb.st_uid != geteuid() ? EPERM : errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* The value of the pattern's group in the last line it matches in buf (n
+ * bytes; NULs count as spaces).  1 found, 0 none, -EDOM not finite. */
+static int find_metric(const regex_t *re, char *buf, size_t n, double *ret)
+{
+	double v = 0;
+	int found = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = '\0';
+	for (char *line = buf, *next; line && *line; line = next) {
+		regmatch_t m[2];
+		char *endp;
+		double x;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (regexec(re, line, 2, m, 0) || m[1].rm_so < 0)
+			continue;
+		line[m[1].rm_eo] = '\0';
+		x = strtod(line + m[1].rm_so, &endp);
+		if (endp != line + m[1].rm_so) {
+			v = x;
+			found = 1;
+		}
+	}
+	if (found && !isfinite(v))
+		return -EDOM;
+	*ret = v;
+	return found;
+}
+
+int try_metric(const regex_t *re, int fd, double *ret)
+{
+	struct { int r; double v; } res = { -EIO, 0 };
+	off_t end = lseek(fd, 0, SEEK_END);
+	int p[2], status;
+	bool ready = false;
+	ssize_t n = 0;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		char *buf = malloc(TRY_OUTPUT_MAX + 1);
+
+		close(p[0]);
+		res.r = -ENOMEM;
+		if (buf) {
+			lseek(fd, end > TRY_OUTPUT_MAX ? end - TRY_OUTPUT_MAX : 0, SEEK_SET);
+			n = read(fd, buf, TRY_OUTPUT_MAX);
+			res.r = find_metric(re, buf, n > 0 ? (size_t)n : 0, &res.v);
+		}
+		_exit(write(p[1], &res, sizeof(res)) == sizeof(res) ? 0 : 1);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -errno;
+	}
+	/* a signal to netpolicy is acted on within 0.1 s, whatever the pattern does */
+	for (int waited = 0; waited < TRY_MATCH_MAX_S * 10 && !cli_signal_received(); waited++) {
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+
+		if (poll(&pfd, 1, 100) > 0) {
+			n = read(p[0], &res, sizeof(res));
+			ready = true;
+			break;
+		}
+	}
+	if (!ready)
+		res.r = cli_signal_received() ? -EINTR : -ETIME;
+	else if (n != (ssize_t)sizeof(res))
+		res.r = -EIO;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(p[0]);
+	*ret = res.v;
+	return res.r;
+}
