@@ -45,6 +45,7 @@ struct dev_metrics {
 	size_t n_drift;
 	struct np_pending pend;
 	struct cli_owners owners;
+	bool missing;		/* its applied policy's definition is gone */
 };
 
 /* A label value: backslash, double quote and newline escaped. */
@@ -107,6 +108,19 @@ static void count_drift(struct dev_metrics *d, struct json_object *plan)
 	}
 }
 
+/* A custom policy applied to a device, whose file was removed since: the
+ * device still has it (and reset undoes it), but there is nothing to check
+ * it against.  Out of memory is not that answer. */
+static bool policy_gone(struct cli *c, const char *name, struct np_error *err)
+{
+	const struct np_policy *policy;
+
+	np_error_clear(err);
+	if (np_policy_find(c->ctx, name, &policy, err) == 0)
+		return false;
+	return np_error_code(err) != -ENOMEM;
+}
+
 /* Read one device; on failure say why on stderr, leave it marked
  * unreadable and return the exit code of the error (else NP_EXIT_OK). */
 static int read_device(struct cli *c, const char *ifname, struct dev_metrics *d)
@@ -142,6 +156,12 @@ static int read_device(struct cli *c, const char *ifname, struct dev_metrics *d)
 		d->read_ok = true;
 		return NP_EXIT_OK;
 	}
+	if (policy_gone(c, d->policy, err)) {
+		/* applied, readable, not comparable: netpolicy_policy_missing */
+		d->read_ok = true;
+		d->missing = true;
+		return NP_EXIT_OK;
+	}
 	if (cli_check_plan(&one, active, d->policy, true, &plan, err) < 0) {
 		return cli_fail(&one, err);
 	}
@@ -153,6 +173,17 @@ static int read_device(struct cli *c, const char *ifname, struct dev_metrics *d)
 	json_object_put(obj);
 	np_plan_free(plan);
 	return NP_EXIT_OK;
+}
+
+/* 1 for a device whose applied policy is no longer defined (its file was
+ * removed): it has no policy_matches sample, and `reset` still undoes it. */
+static void write_missing(FILE *out, const struct dev_metrics *devs, size_t n)
+{
+	family(out, "netpolicy_policy_missing",
+	       "1 when the policy applied to the device is no longer defined (its file is gone).");
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].applied && devs[i].read_ok)
+			sample(out, "netpolicy_policy_missing", &devs[i], devs[i].missing, NULL);
 }
 
 static void write_metrics(FILE *out, const struct dev_metrics *devs, size_t n)
@@ -214,6 +245,7 @@ static void write_metrics(FILE *out, const struct dev_metrics *devs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (devs[i].read_ok)
 			sample(out, "netpolicy_interrupted_run", &devs[i], devs[i].pend.journal, NULL);
+	write_missing(out, devs, n);
 	family(out, "netpolicy_other_owner",
 	       "Another program that sets knobs of the device (and may undo the policy).");
 	for (size_t i = 0; i < n; i++)

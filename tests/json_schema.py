@@ -143,7 +143,7 @@ PROSE = {"N", "FILE", "PATH", "REASON", "CLASS", "SPEC", "CLASS:SPEC", "schema",
          # a field of per-queue coalescing (netpolicy-model(5))
          "rx-usecs"}
 # What show adds to the device state (netpolicy-model(5) has the rest).
-SHOW_OWN = {"policy", "policy_cpus", "mixed", "drift", "other_owners"}
+SHOW_OWN = {"policy", "policy_cpus", "policy_missing", "mixed", "drift", "other_owners"}
 
 
 def bold_words(page):

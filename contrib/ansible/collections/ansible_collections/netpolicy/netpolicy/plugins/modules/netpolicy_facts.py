@@ -18,8 +18,9 @@ description:
     name.
   - Each value is netpolicy's show document (netpolicy-json(7)) with the
     device's channels, rings, coalescing, queues and IRQs, and the
-    C(policy) netpolicy applied to it (null when none), C(policy_cpus) and
-    C(drift).
+    C(policy) netpolicy applied to it (null when none), C(policy_cpus),
+    C(policy_missing) (true when that custom policy's file is gone since)
+    and C(drift).
   - Reads only; never changed. Runs in check mode too.
 version_added: "0.1.0"
 author:
@@ -83,6 +84,7 @@ ansible_facts:
           driver: ixgbe
           policy: throughput
           policy_cpus: null
+          policy_missing: false
           drift: 0
 rc:
   description: netpolicy's exit status of the last command run.
