@@ -261,6 +261,52 @@ static void write_metrics(FILE *out, const struct dev_metrics *devs, size_t n)
 	fprintf(out, "netpolicy_metrics_timestamp_seconds %lld\n", (long long)time(NULL));
 }
 
+/* What the configuration asks for (netpolicy.conf(5)), so that "a configured
+ * device is not at its policy" can be alerted on: netpolicy_config_read_ok,
+ * and netpolicy_desired_policy_info per configured device (DEVICE only when
+ * one is named).  No file at the default path is no configuration, not an
+ * error; a file that cannot be read or is invalid is said on stderr and
+ * exported as read_ok 0, and the metrics are still written. */
+static void write_config_metrics(FILE *out, struct cli *c)
+{
+	char buf[4096];
+	const char *path = cli_config_path(c, buf, sizeof(buf));
+	struct np_config *cfg = NULL;
+	bool ok = true;
+	CLI_ERROR(err);
+
+	fprintf(out, "# HELP netpolicy_build_info The netpolicy that wrote these metrics.\n"
+		     "# TYPE netpolicy_build_info gauge\nnetpolicy_build_info{");
+	put_label(out, "version", PACKAGE_VERSION);
+	fputs("} 1\n", out);
+	np_error_clear(err);
+	if (c->config || access(path, F_OK) == 0 || errno != ENOENT) {
+		if (np_config_load(c->ctx, path, &cfg, err) < 0) {
+			fprintf(stderr, "netpolicy: metrics: %s\n", np_error_message(err));
+			ok = false;
+		}
+	}
+	family(out, "netpolicy_config_read_ok",
+	       "1 when netpolicy.conf could be read and is valid (or there is none), 0 when not.");
+	fprintf(out, "netpolicy_config_read_ok %d\n", ok);
+	family(out, "netpolicy_desired_policy_info",
+	       "The policy netpolicy.conf gives the device, and its cpus (empty: the default).");
+	for (size_t i = 0; cfg && i < np_config_n_devices(cfg); i++) {
+		const char *cpus = np_config_cpus(cfg, i);
+
+		if (c->device && strcmp(c->device, np_config_ifname(cfg, i)))
+			continue;
+		fputs("netpolicy_desired_policy_info{", out);
+		put_label(out, "device", np_config_ifname(cfg, i));
+		fputc(',', out);
+		put_label(out, "policy", np_config_policy(cfg, i));
+		fputc(',', out);
+		put_label(out, "cpus", cpus ? cpus : "");
+		fputs("} 1\n", out);
+	}
+	np_config_free(cfg);
+}
+
 /* FILE by a temporary file in its directory, renamed over it. */
 static int write_file(const char *path, const char *text, size_t len)
 {
@@ -340,6 +386,7 @@ int cmd_metrics(struct cli *c)
 			rc = r;
 	}
 	write_metrics(out, devs, n);
+	write_config_metrics(out, c);
 	if (fclose(out) != 0) {
 		out = NULL;
 		rc = cli_out_of_memory();
