@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python
 # -*- coding: utf-8 -*-
 # Part of netpolicy; same licence as the rest of the project (COPYING).
 """Ansible module: netpolicy's view of the host's network devices as facts."""
@@ -24,7 +24,7 @@ description:
   - Reads only; never changed. Runs in check mode too.
 version_added: "0.1.0"
 author:
-  - netpolicy developers
+  - netpolicy developers (!UNKNOWN)
 options:
   devices:
     description:
@@ -95,6 +95,7 @@ rc:
 import json
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.netpolicy.netpolicy.plugins.module_utils.netpolicy import netpolicy_path
 
 
 def main():
@@ -108,7 +109,7 @@ def main():
         supports_check_mode=True,
     )
     p = module.params
-    base = list(p['command_prefix']) + [p['netpolicy_bin']]
+    base = list(p['command_prefix']) + [netpolicy_path(module, p['netpolicy_bin'])]
     if p['state_dir']:
         base += ['--state-dir', p['state_dir']]
     base += ['--json']
