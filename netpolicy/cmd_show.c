@@ -214,6 +214,9 @@ int cmd_show(struct cli *c)
 			rc = cli_fail(&one, err);
 			continue;
 		}
+		/* each device's interrupted_run and confirm_deadline, as show
+		 * DEVICE has them */
+		cli_note_pending(&one, obj);
 		if (c->json) {
 			cli_jpush(c, all, obj);
 		} else {

@@ -40,3 +40,19 @@ build_depends() {	# the package names of Build-Depends, one a line, with their r
 	grep -q 'apt-get build-dep' "$NP_SRCDIR/tests/pkg/chroot-build.sh"
 	grep -q 'debootstrap --variant=buildd' "$NP_SRCDIR/tests/pkg/chroot-build.sh"
 }
+
+# debian/copyright said LGPL-2.1-or-later for every file; four are
+# GPL-2.0-or-later (their SPDX line).
+@test "debian/copyright: every file's SPDX licence is the one its stanza gives" {
+	cd "$NP_SRCDIR"
+	grep -rlE --exclude-dir=.git --exclude-dir='build*' '^(#|/\*|//) SPDX-License-Identifier: GPL-2.0-or-later' . |
+		sed 's|^\./||' | sort >"$BATS_TEST_TMPDIR/gpl"
+	[ -s "$BATS_TEST_TMPDIR/gpl" ]
+	# the files the GPL stanza lists are exactly those
+	awk '/^Files:/ { n = 0 } /^Files:|^  +[^ ]/ { for (i = 1; i <= NF; i++) if ($i != "Files:") l[n++] = $i }
+		/^License: GPL-2.0-or-later$/ { for (i = 0; i < n; i++) print l[i]; n = 0 }' debian/copyright |
+		sort >"$BATS_TEST_TMPDIR/listed"
+	diff "$BATS_TEST_TMPDIR/gpl" "$BATS_TEST_TMPDIR/listed"
+	grep -q '^License: GPL-2.0-or-later$' debian/copyright
+	grep -q '/usr/share/common-licenses/GPL-2' debian/copyright
+}

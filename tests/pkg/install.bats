@@ -148,7 +148,7 @@ C
 	[ -f "$unitdir/netpolicy@.service" ]
 	[ -f "$unitdir/netpolicy-watch.service" ]
 	[ -f "$rulesdir/99-netpolicy.rules" ]
-	sysconf=$PKG_DEST$(mkvar sysconfdir)
+	sysconf=$PKG_DEST$(mkvar hooksysconfdir)
 	[ -x "$sysconf/network/if-up.d/netpolicy" ]
 	[ -x "$sysconf/NetworkManager/dispatcher.d/90-netpolicy" ]
 	[ -x "$sysconf/networkd-dispatcher/carrier.d/netpolicy" ]
@@ -216,4 +216,17 @@ C
 			grep -q "^$k" "$unitdir/$u"
 		done
 	done
+}
+
+# --prefix=/usr put the hooks under /usr/etc (sysconfdir), where ifupdown,
+# NetworkManager and networkd-dispatcher never look; netpolicy.conf was in
+# /etc all along (confdir).
+@test "configure --prefix=/usr: the hooks go below /etc, with netpolicy.conf" {
+	mkdir "$NP_TMP/b"
+	(cd "$NP_TMP/b" && "$NP_SRCDIR/configure" --prefix=/usr --disable-root-tests >/dev/null)
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$NP_TMP/b" \
+		-f Makefile -f - np-print-var <<<'np-print-var: ; @echo $(ifupdownhookdir) $(nmdispatcherdir) $(networkddispatcherdir) $(confdir)' \
+		>"$NP_TMP/dirs"
+	cat "$NP_TMP/dirs"
+	[ "$(cat "$NP_TMP/dirs")" = "/etc/network/if-up.d /etc/NetworkManager/dispatcher.d /etc/networkd-dispatcher/carrier.d /etc/netpolicy" ]
 }
