@@ -50,6 +50,24 @@ add_backports() {
 	apt-get update -qq
 }
 
+# promtool (tests/cli/metrics_alerts.bats: `promtool test rules`; the metrics
+# suites' `promtool check metrics`) from Debian's prometheus package, without
+# installing the server: installed, the package would start a Prometheus
+# listening on port 9090.  Only its promtool is copied out (48 MB).
+install_promtool() {
+	command -v promtool >/dev/null && return 0
+	local tmp
+	tmp=$(mktemp -d)
+	echo "setup: installing promtool (from the prometheus package) in /usr/local/bin" >&2
+	if (cd "$tmp" && apt-get download -qq prometheus >/dev/null &&
+		dpkg-deb -x prometheus_*.deb x && install -m 0755 x/usr/bin/promtool /usr/local/bin/promtool); then
+		rm -rf "$tmp"
+	else
+		rm -rf "$tmp"
+		echo "setup: promtool not installed; its tests skip" >&2
+	fi
+}
+
 build() {	# build DIR [configure args...]
 	local dir=$1; shift
 	[ -x configure ] || ./autogen.sh >/dev/null
@@ -89,6 +107,7 @@ demo)
 	;;
 check)
 	install_missing "${packages[@]}" "${lab_packages[@]}" "${deb_packages[@]}"
+	install_promtool
 	add_backports
 	build build
 	build build-asan --enable-sanitizers

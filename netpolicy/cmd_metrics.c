@@ -45,6 +45,7 @@ struct dev_metrics {
 	size_t n_drift;
 	struct np_pending pend;
 	struct cli_owners owners;
+	bool missing;		/* its applied policy's definition is gone */
 };
 
 /* A label value: backslash, double quote and newline escaped. */
@@ -150,6 +151,19 @@ static void count_drift(struct dev_metrics *d, struct json_object *plan)
 	}
 }
 
+/* A custom policy applied to a device, whose file was removed since: the
+ * device still has it (and reset undoes it), but there is nothing to check
+ * it against.  Out of memory is not that answer. */
+static bool policy_gone(struct cli *c, const char *name, struct np_error *err)
+{
+	const struct np_policy *policy;
+
+	np_error_clear(err);
+	if (np_policy_find(c->ctx, name, &policy, err) == 0)
+		return false;
+	return np_error_code(err) != -ENOMEM;
+}
+
 /* Read one device; on failure say why on stderr, leave it marked
  * unreadable and return the exit code of the error (else NP_EXIT_OK). */
 static int read_device(struct cli *c, const char *ifname, struct dev_metrics *d)
@@ -185,6 +199,12 @@ static int read_device(struct cli *c, const char *ifname, struct dev_metrics *d)
 		d->read_ok = true;
 		return NP_EXIT_OK;
 	}
+	if (policy_gone(c, d->policy, err)) {
+		/* applied, readable, not comparable: netpolicy_policy_missing */
+		d->read_ok = true;
+		d->missing = true;
+		return NP_EXIT_OK;
+	}
 	if (cli_check_plan(&one, active, d->policy, true, &plan, err) < 0) {
 		return cli_fail(&one, err);
 	}
@@ -196,6 +216,17 @@ static int read_device(struct cli *c, const char *ifname, struct dev_metrics *d)
 	json_object_put(obj);
 	np_plan_free(plan);
 	return NP_EXIT_OK;
+}
+
+/* 1 for a device whose applied policy is no longer defined (its file was
+ * removed): it has no policy_matches sample, and `reset` still undoes it. */
+static void write_missing(FILE *out, const struct dev_metrics *devs, size_t n)
+{
+	family(out, "netpolicy_policy_missing",
+	       "1 when the policy applied to the device is no longer defined (its file is gone).");
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].applied && devs[i].read_ok)
+			sample(out, "netpolicy_policy_missing", &devs[i], devs[i].missing, NULL);
 }
 
 static void write_metrics(FILE *out, const struct dev_metrics *devs, size_t n)
@@ -257,6 +288,7 @@ static void write_metrics(FILE *out, const struct dev_metrics *devs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (devs[i].read_ok)
 			sample(out, "netpolicy_interrupted_run", &devs[i], devs[i].pend.journal, NULL);
+	write_missing(out, devs, n);
 	family(out, "netpolicy_other_owner",
 	       "Another program that sets knobs of the device (and may undo the policy).");
 	for (size_t i = 0; i < n; i++)
@@ -270,6 +302,52 @@ static void write_metrics(FILE *out, const struct dev_metrics *devs, size_t n)
 	family(out, "netpolicy_metrics_timestamp_seconds",
 	       "When these metrics were read, in seconds since the epoch.");
 	fprintf(out, "netpolicy_metrics_timestamp_seconds %lld\n", (long long)time(NULL));
+}
+
+/* What the configuration asks for (netpolicy.conf(5)), so that "a configured
+ * device is not at its policy" can be alerted on: netpolicy_config_read_ok,
+ * and netpolicy_desired_policy_info per configured device (DEVICE only when
+ * one is named).  No file at the default path is no configuration, not an
+ * error; a file that cannot be read or is invalid is said on stderr and
+ * exported as read_ok 0, and the metrics are still written. */
+static void write_config_metrics(FILE *out, struct cli *c)
+{
+	char buf[4096];
+	const char *path = cli_config_path(c, buf, sizeof(buf));
+	struct np_config *cfg = NULL;
+	bool ok = true;
+	CLI_ERROR(err);
+
+	fprintf(out, "# HELP netpolicy_build_info The netpolicy that wrote these metrics.\n"
+		     "# TYPE netpolicy_build_info gauge\nnetpolicy_build_info{");
+	put_label(out, "version", PACKAGE_VERSION);
+	fputs("} 1\n", out);
+	np_error_clear(err);
+	if (c->config || access(path, F_OK) == 0 || errno != ENOENT) {
+		if (np_config_load(c->ctx, path, &cfg, err) < 0) {
+			fprintf(stderr, "netpolicy: metrics: %s\n", np_error_message(err));
+			ok = false;
+		}
+	}
+	family(out, "netpolicy_config_read_ok",
+	       "1 when netpolicy.conf could be read and is valid (or there is none), 0 when not.");
+	fprintf(out, "netpolicy_config_read_ok %d\n", ok);
+	family(out, "netpolicy_desired_policy_info",
+	       "The policy netpolicy.conf gives the device, and its cpus (empty: the default).");
+	for (size_t i = 0; cfg && i < np_config_n_devices(cfg); i++) {
+		const char *cpus = np_config_cpus(cfg, i);
+
+		if (c->device && strcmp(c->device, np_config_ifname(cfg, i)))
+			continue;
+		fputs("netpolicy_desired_policy_info{", out);
+		put_label(out, "device", np_config_ifname(cfg, i));
+		fputc(',', out);
+		put_label(out, "policy", np_config_policy(cfg, i));
+		fputc(',', out);
+		put_label(out, "cpus", cpus ? cpus : "");
+		fputs("} 1\n", out);
+	}
+	np_config_free(cfg);
 }
 
 /* FILE by a temporary file in its directory, renamed over it. */
@@ -351,6 +429,7 @@ int cmd_metrics(struct cli *c)
 			rc = r;
 	}
 	write_metrics(out, devs, n);
+	write_config_metrics(out, c);
 	if (fclose(out) != 0) {
 		out = NULL;
 		rc = cli_out_of_memory();

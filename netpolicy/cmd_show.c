@@ -83,18 +83,27 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	CLI_ERROR(err);
 	const char *name, *cpus;
 
+	bool missing = false;
+
 	np_error_clear(err);
 	if (!err || np_active_policy(c->ctx, np_state_ifname(st), &active, err) < 0 ||
-	    !np_active_name(active)[0] ||
-	    np_policy_find(c->ctx, np_active_name(active), &policy, err) < 0) {
+	    !np_active_name(active)[0]) {
 		if (!err || np_error_code(err) == -ENOMEM)
 			c->out_failed = true;	/* not "no policy": memory ran out */
 		/* the members and their order as with a policy */
 		cli_jnull(c, obj, "policy");
 		cli_jnull(c, obj, "policy_cpus");
+		cli_jadd(c, obj, "policy_missing", json_object_new_boolean(false));
 		cli_jnull(c, obj, "mixed");
 		cli_jnull(c, obj, "drift");
 		return;
+	}
+	/* A custom policy whose file is gone since it was applied: the device
+	 * still has it (reset undoes it), but no plan can be made to compare. */
+	if (np_policy_find(c->ctx, np_active_name(active), &policy, err) < 0) {
+		if (np_error_code(err) == -ENOMEM)
+			c->out_failed = true;
+		missing = true;
 	}
 	name = np_active_name(active);
 	cpus = np_active_cpus(active);
@@ -103,6 +112,12 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 		cli_jadd(c, obj, "policy_cpus", json_object_new_string(cpus));
 	else
 		cli_jnull(c, obj, "policy_cpus");
+	cli_jadd(c, obj, "policy_missing", json_object_new_boolean(missing));
+	if (missing) {
+		add_mixed(c, active, obj);
+		cli_jnull(c, obj, "drift");
+		return;
+	}
 	opts.cpus = cpus[0] ? cpus : NULL;
 	opts.link_speed = np_active_link_speed(active);
 	cli_active_mixed_opts(active, &opts, flows);
@@ -199,6 +214,9 @@ int cmd_show(struct cli *c)
 			rc = cli_fail(&one, err);
 			continue;
 		}
+		/* each device's interrupted_run and confirm_deadline, as show
+		 * DEVICE has them */
+		cli_note_pending(&one, obj);
 		if (c->json) {
 			cli_jpush(c, all, obj);
 		} else {

@@ -338,7 +338,10 @@ void render_state(FILE *out, struct json_object *dev)
 		or_none(str(dev, "driver")), or_none(str(dev, "bus_info")),
 		(long long)num(dev, "ifindex"), or_none(str(dev, "operstate")),
 		(long long)num(dev, "mtu"));
-	if (str(dev, "policy"))
+	if (str(dev, "policy") && json_object_get_boolean(get(dev, "policy_missing")))
+		fprintf(out, "  %-15s%s (missing: no such policy any more; reset undoes it)\n",
+			"policy:", str(dev, "policy"));
+	else if (str(dev, "policy"))
 		fprintf(out, "  %-15s%s (%lld steps of drift)\n", "policy:", str(dev, "policy"),
 			(long long)num(dev, "drift"));
 	render_owners(out, get(dev, "other_owners"));

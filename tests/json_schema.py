@@ -26,12 +26,19 @@ import jsonschema
 COMMANDS = ("show", "set", "reset", "check", "confirm", "plan", "policies", "watch", "try")
 
 
+# The schemas' $id: where the package installs them, as an absolute URI
+# (a relative $id is resolved against wherever a validator found the file).
+SCHEMA_BASE = "file:///usr/share/netpolicy/schema/"
+
+
 def load_store(schema_dir):
     store = {}
     for name in sorted(os.listdir(schema_dir)):
         if name.endswith(".json"):
             with open(os.path.join(schema_dir, name)) as f:
                 store[name] = json.load(f)
+            if store[name].get("$id") != SCHEMA_BASE + name:
+                sys.exit("%s: $id is not %s%s" % (name, SCHEMA_BASE, name))
     return store
 
 
@@ -44,11 +51,13 @@ def validator_for(store, name):
         from referencing.jsonschema import DRAFT202012
 
         registry = Registry().with_resources(
-            (n, Resource.from_contents(s, default_specification=DRAFT202012))
+            (SCHEMA_BASE + n, Resource.from_contents(s, default_specification=DRAFT202012))
             for n, s in store.items())
         return cls(schema, registry=registry)
     except ImportError:  # Debian 12's 4.10
-        resolver = jsonschema.RefResolver(base_uri=name, referrer=schema, store=store)
+        resolver = jsonschema.RefResolver(
+            base_uri=SCHEMA_BASE + name, referrer=schema,
+            store={SCHEMA_BASE + n: s for n, s in store.items()})
         return cls(schema, resolver=resolver)
 
 
@@ -143,7 +152,7 @@ PROSE = {"N", "FILE", "PATH", "REASON", "CLASS", "SPEC", "CLASS:SPEC", "schema",
          # a field of per-queue coalescing (netpolicy-model(5))
          "rx-usecs"}
 # What show adds to the device state (netpolicy-model(5) has the rest).
-SHOW_OWN = {"policy", "policy_cpus", "mixed", "drift", "other_owners"}
+SHOW_OWN = {"policy", "policy_cpus", "policy_missing", "mixed", "drift", "other_owners"}
 
 
 def bold_words(page):

@@ -144,3 +144,33 @@ doc() {
 	run np_json_validate plan.json "$NP_TMP/last.json"
 	[ "$status" -eq 0 ]
 }
+
+# show without a device left out what show DEVICE has: a consumer of the
+# whole list could not see a pending --confirm or an interrupted run.
+@test "show without a device: each device's interrupted_run and confirm_deadline, as show DEVICE" {
+	np_sim_dev few-msix
+	npsim eno1 set latency --confirm 60 >/dev/null 2>&1
+	doc eno1 show
+	want=$(jq .confirm_deadline "$NP_TMP/last.json")
+	[ "$want" -gt 0 ]
+	doc show
+	[ "$(jq -c '.devices[] | select(.ifname == "eno1") | [.interrupted_run, .confirm_deadline]' \
+		"$NP_TMP/last.json")" = "[false,$want]" ]
+	[ "$(jq '[.devices[] | has("interrupted_run") and has("confirm_deadline")] | all' "$NP_TMP/last.json")" = true ]
+	run np_json_validate --captured "$NP_TMP/docs"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "the schemas: absolute \$ids (where the package installs them), try.json refuses unknown members" {
+	for f in "$NP_SRCDIR"/doc/schema/*.json; do
+		[ "$(jq -r '."$id"' "$f")" = "file:///usr/share/netpolicy/schema/$(basename "$f")" ]
+	done
+	printf '{"schema": 1, "device": "eno1", "changed": false, "command": ["true"], "rounds": 1,
+		"conditions": [], "undocumented": 1}\n' >"$NP_TMP/try.json"
+	run np_json_validate try.json "$NP_TMP/try.json"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	jq 'del(.undocumented)' "$NP_TMP/try.json" >"$NP_TMP/try2.json"
+	np_json_validate try.json "$NP_TMP/try2.json"
+}

@@ -213,3 +213,37 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 		"2:3: flow, default-class and weight are for a policy based on mixed, not on throughput"
 	cmp "$MODEL" "$NP_TMP/orig.json"
 }
+
+# A record whose custom policy file was removed since the apply: before,
+# show said "policy": null (an untouched device, to facts and the role's
+# reset loop) while reset had steps, and metrics said read_ok 0 next to
+# policy_info.  It is that policy, marked missing, everywhere.
+@test "a custom policy whose file is gone: shown as that policy marked missing (text, JSON, metrics), and reset works" {
+	np_model few-msix
+	printf 'base = latency\ncoalesce.rx-usecs = 100\n' >"$POL/c2.conf"
+	npp eno1 set c2 >/dev/null
+	rm "$POL/c2.conf"
+	run npp --json eno1 show
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.policy, .policy_missing, .drift]' <<<"$output")" = '["c2",true,null]' ]
+	run npp --json show
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.devices[] | select(.ifname == "eno1") | [.policy, .policy_missing]' <<<"$output")" = '["c2",true]' ]
+	run npp eno1 show
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"policy:        c2 (missing: no such policy any more; reset undoes it)"* ]]
+	run npp eno1 metrics
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'netpolicy_device_read_ok{device="eno1"} 1' <<<"$output"
+	grep -qx 'netpolicy_policy_missing{device="eno1"} 1' <<<"$output"
+	grep -q '^netpolicy_policy_info{device="eno1",policy="c2"' <<<"$output"
+	! grep -q '^netpolicy_policy_matches' <<<"$output" || false
+	# reset restores the device from its record, which needs no policy
+	run npp eno1 reset
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run npp --json eno1 show
+	[ "$(jq -c '[.policy, .policy_missing]' <<<"$output")" = '[null,false]' ]
+	[ "$(jq '.devices[0].coalesce.fields["rx-usecs"]' "$MODEL")" = 3 ]
+}

@@ -44,10 +44,11 @@ play() {	# play DEVICES-JSON [ansible-playbook options]: prints "changed=N"
 
 @test "ansible: check mode changes nothing, first run changed, second not, dropped device reset" {
 	both='[{"name": "v0", "policy": "throughput"}, {"name": "v1", "policy": "latency"}]'
-	run play "$both" --check
+	run play "$both" --check --diff
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$output" = changed=1 ]			# the preview has steps
+	[ "$output" = changed=2 ]			# the file would be written, the preview has steps
+	grep -qxF -- '+[v0]' "$NP_TMP/play.log"		# the file's diff
 	[ "$(veth_snapshot)" = "$BEFORE" ]		# and nothing changed
 	[ ! -e "$CONF" ]
 
@@ -76,4 +77,24 @@ play() {	# play DEVICES-JSON [ansible-playbook options]: prints "changed=N"
 	npns v0 check throughput
 	run play '[{"name": "v0", "policy": "throughput"}]'
 	[ "$output" = changed=0 ]
+}
+
+# Check mode skipped the file task: an edit of netpolicy.conf (here by hand)
+# that the devices do not see was previewed as changed=0 with no diff, and
+# the real run then rewrote the file.
+@test "ansible: check mode shows the file the run would write (changed, with its diff), and writes nothing" {
+	one='[{"name": "v0", "policy": "throughput"}]'
+	run play "$one"
+	[ "$status" -eq 0 ]
+	printf '# edited by hand\n' >>"$CONF"
+	edited=$(cat "$CONF")
+	run play "$one" --check --diff
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = changed=1 ]			# the file, not the device
+	grep -qxF -- '-# edited by hand' "$NP_TMP/play.log"
+	[ "$(cat "$CONF")" = "$edited" ]		# not written
+	run play "$one"
+	[ "$output" = changed=1 ]			# as the preview said
+	! grep -q 'edited' "$CONF" || false
 }

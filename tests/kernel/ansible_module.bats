@@ -143,3 +143,57 @@ log_has_lines() {
 	grep -qF '"ONE v0 latency veth"' "$NP_TMP/play.log"
 	grep -qF '"ALL v0,v1 latency null"' "$NP_TMP/play.log"
 }
+
+# A module with "#!/usr/bin/python3" ran under that interpreter whatever
+# ansible_python_interpreter said (Ansible rewrites only "#!/usr/bin/python"
+# and "#!/usr/bin/env python").
+@test "ansible module: run by the configured ansible_python_interpreter" {
+	printf '#!/bin/sh\necho "$*" >>%s/interpreter.used\nexec /usr/bin/python3 "$@"\n' "$NP_TMP" >"$NP_TMP/py"
+	chmod +x "$NP_TMP/py"
+	printf 'localhost ansible_connection=local ansible_python_interpreter=%s\n' "$NP_TMP/py" \
+		>"$NP_TMP/inventory"
+	run play '    - netpolicy.netpolicy.netpolicy_facts: {devices: [v0]}
+    - netpolicy.netpolicy.netpolicy: {device: v0, policy: latency}'
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$NP_TMP/interpreter.used")" -ge 2 ]	# both modules
+}
+
+# Without get_bin_path a missing netpolicy was "[Errno 2] No such file or
+# directory" with rc 2, which reads as netpolicy's own usage error.
+@test "ansible module: a missing netpolicy executable says so, rc 127 (not netpolicy's 2)" {
+	for bin in /nonexistent/netpolicy netpolicy-not-installed; do
+		run play "    - netpolicy.netpolicy.netpolicy: {device: v0, policy: latency, netpolicy_bin: $bin}"
+		[ "$status" -ne 0 ]
+		grep -q "\"msg\": \"netpolicy executable not found: $bin" "$NP_TMP/play.log"
+		grep -q '"rc": 127' "$NP_TMP/play.log"
+		run play "    - netpolicy.netpolicy.netpolicy_facts: {netpolicy_bin: $bin}"
+		[ "$status" -ne 0 ]
+		grep -q '"rc": 127' "$NP_TMP/play.log"
+	done
+}
+
+# A custom policy with the settings of the one applied: the switch writes no
+# value, but netpolicy's record (what check, plan, watch and reset go by)
+# changes; it was reported changed=false with no diff.
+@test "ansible module: switching to a policy of the same settings is changed, with the policy line in the diff" {
+	mkdir -p "$NP_TMP/policies.d"
+	printf 'base = latency\n' >"$NP_TMP/policies.d/lat2.conf"
+	printf '#!/bin/sh\nexec %s --policy-dir %s "$@"\n' "$NETPOLICY" "$NP_TMP/policies.d" >"$NP_TMP/np"
+	chmod +x "$NP_TMP/np"
+	npns v0 set latency >/dev/null
+	[ "$(npns --policy-dir "$NP_TMP/policies.d" v0 set lat2 --dry-run --json | jq .n_steps)" = 0 ]
+	task="    - netpolicy.netpolicy.netpolicy: {device: v0, policy: lat2, netpolicy_bin: $NP_TMP/np}"
+	run play "$task" --check --diff
+	[ "$status" -eq 0 ]
+	[ "$output" = changed=1 ]
+	grep -qxF -- '-policy: latency' "$NP_TMP/play.log"
+	grep -qxF -- '+policy: lat2' "$NP_TMP/play.log"
+	[ "$(npns --json v0 show | jq -r .policy)" = latency ]	# check mode: not switched
+	run play "$task" --diff
+	[ "$status" -eq 0 ]
+	[ "$output" = changed=1 ]
+	grep -qxF -- '+policy: lat2' "$NP_TMP/play.log"
+	[ "$(npns --policy-dir "$NP_TMP/policies.d" --json v0 show | jq -r .policy)" = lat2 ]
+	run play "$task" --diff				# and then idempotent
+	[ "$output" = changed=0 ]
+}

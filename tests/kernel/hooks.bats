@@ -79,3 +79,36 @@ lose_policy() {	# what a driver that resets its queues on down/up leaves
 	[ "$status" -eq 0 ]
 	[ "$(veth_snapshot)" = "$before" ]
 }
+
+# ifupdown runs if-up.d with `run-parts --exit-on-error`: a hook that exits
+# non-zero aborts ifup (the interface is not recorded in ifstate) and the
+# hooks after it never run.  A typo in netpolicy.conf is not the link's
+# fault: it is logged (logger, replaced here by one that records its
+# arguments) and the hook exits 0.
+@test "a typo in netpolicy.conf does not fail run-parts --exit-on-error: logged, exit 0, later hooks run" {
+	printf '[v0]\npolicy = throughputt\n' >"$CONF"
+	run npns plan --config "$CONF" v1
+	[ "$status" -ne 0 ]		# netpolicy itself does report the typo
+	parts=$NP_TMP/if-up.d bin=$NP_TMP/bin
+	mkdir -p "$parts" "$bin"
+	cp "$HOOK" "$parts/netpolicy"
+	printf '#!/bin/sh\necho "$IFACE" >>%s/after.ran\n' "$NP_TMP" >"$parts/zz-after"
+	printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>%s/logged\n' "$NP_TMP" >"$bin/logger"
+	chmod +x "$parts/zz-after" "$bin/logger"
+	for dev in v1 mgmt0 v0; do	# not named, absent, named with the typo
+		run ip netns exec "$NS" env -i PATH="$bin:$PATH" NETPOLICY="$NETPOLICY" \
+			NETPOLICY_OPTS="--state-dir $STATE_DIR" NETPOLICY_CONFIG="$CONF" \
+			IFACE=$dev MODE=start PHASE=post-up run-parts --exit-on-error "$parts"
+		echo "$dev: $output"
+		[ "$status" -eq 0 ]
+	done
+	[ "$(cat "$NP_TMP/after.ran")" = "$(printf 'v1\nmgmt0\nv0')" ]
+	cat "$NP_TMP/logged"
+	[ "$(grep -c 'netpolicy plan .* exited' "$NP_TMP/logged")" -eq 3 ]
+	grep -q 'throughputt' "$NP_TMP/logged"
+	# and a missing netpolicy binary is logged the same way
+	run ip netns exec "$NS" env -i PATH="$bin:$PATH" NETPOLICY=/nonexistent/netpolicy \
+		NETPOLICY_CONFIG="$CONF" IFACE=v1 MODE=start PHASE=post-up run-parts --exit-on-error "$parts"
+	[ "$status" -eq 0 ]
+	grep -q 'netpolicy plan v1 exited 127' "$NP_TMP/logged"
+}

@@ -66,7 +66,30 @@ setup() {
 	dpkg-deb --fsys-tarfile "$DEB" | tar -t | grep -qx ./lib/systemd/system/netpolicy-metrics.timer
 	dpkg-deb --fsys-tarfile "$DEB" | tar -t | grep -qx ./lib/systemd/system/netpolicy-metrics.service
 	grep -q "deb-systemd-helper debian-installed 'netpolicy-metrics.timer'" "$DEB_TMP/control/postinst"
-	! grep -q 'deb-systemd-invoke.*start' "$DEB_TMP/control/postinst" || false
+	# nothing is started by an installation: the only invocation is the
+	# upgrade's try-restart (below)
+	! grep 'deb-systemd-invoke' "$DEB_TMP/control/postinst" | grep -qv 'try-restart' || false
+}
+
+# dh_installsystemd with --no-start and no --restart-after-upgrade stops the
+# units in the preinst of an upgrade and starts nothing after it: an upgrade
+# left watch and the metrics timer stopped.
+@test "an upgrade keeps running units running: no stop in preinst/prerm, try-restart of watch and the timer after it" {
+	dpkg-deb -e "$DEB" "$DEB_TMP/control"
+	cat "$DEB_TMP/control/preinst" 2>/dev/null || true
+	! grep -q 'deb-systemd-invoke stop' "$DEB_TMP/control/preinst" 2>/dev/null || false
+	! grep -q 'deb-systemd-invoke stop' "$DEB_TMP/control/prerm" 2>/dev/null || false
+	# try-restart: restarts only a running unit, only on upgrade ("$2" is
+	# the old version), never on a first install
+	grep -A4 'if \[ -n "\$2" \]' "$DEB_TMP/control/postinst" |
+		grep -q "deb-systemd-invoke try-restart 'netpolicy-watch.service'"
+	grep -A4 'if \[ -n "\$2" \]' "$DEB_TMP/control/postinst" |
+		grep -q "deb-systemd-invoke try-restart 'netpolicy-metrics.timer'"
+	# netpolicy.service is not run again by an upgrade
+	! grep -q "deb-systemd-invoke.*'netpolicy.service'" "$DEB_TMP/control/postinst" || false
+	# and watch stays stopped after exit 4 (netpolicy(8): incomplete rollback)
+	dpkg-deb --fsys-tarfile "$DEB" | tar -xO ./lib/systemd/system/netpolicy-watch.service |
+		grep -qx 'RestartPreventExitStatus=4'
 }
 
 @test "libnetpolicy-dev: the archive, its header and pkg-config file" {

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python
 # -*- coding: utf-8 -*-
 # Part of netpolicy; same licence as the rest of the project (COPYING).
 """Ansible module: bring one network device to a netpolicy policy."""
@@ -22,11 +22,15 @@ description:
     vector, never through a shell.
   - In check mode the module runs C(set --dry-run) (or C(reset --dry-run))
     and changes nothing; the task is changed when the plan has steps.
+  - Switching the device to another policy (or other I(cpus)) is a change
+    even when the settings are already the same: the task is changed and
+    the diff shows the policy line, since netpolicy's record (what
+    C(check), C(plan), C(watch) and C(reset) go by) changes.
   - With C(--diff) the planned or applied changes are returned as a
     before/after text, one line per changed value.
 version_added: "0.1.0"
 author:
-  - netpolicy developers
+  - netpolicy developers (!UNKNOWN)
 options:
   device:
     description: The network interface to tune, for example C(eth0).
@@ -182,6 +186,7 @@ diff:
 import json
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.netpolicy.netpolicy.plugins.module_utils.netpolicy import netpolicy_path
 
 # Exit statuses after which the device is as it was: with fail_on_error
 # false they skip the device instead of failing the host.
@@ -214,10 +219,11 @@ def value_text(value):
     return str(value)
 
 
-def plan_diff(device, plan, policy):
-    """Before/after text of a plan's changes, one line per changed value."""
-    before = []
-    after = []
+def plan_diff(device, plan, policy, record=None):
+    """Before/after text of a plan's changes, one line per changed value;
+    record: the (before, after) lines of a policy switch, first."""
+    before = [record[0]] if record else []
+    after = [record[1]] if record else []
     for step in (plan or {}).get('steps') or []:
         knob = step.get('knob', '?')
         for change in step.get('changes') or []:
@@ -252,6 +258,33 @@ def parse_document(stdout):
     return doc if isinstance(doc, dict) else None
 
 
+def recorded_policy(module, base, device):
+    """The policy and CPUs netpolicy's record gives the device (show), or
+    (None, None): no record, or no answer (the set says why)."""
+    rc, stdout, stderr = module.run_command(base + ['--json', device, 'show'], check_rc=False)
+    doc = parse_document(stdout) if rc == 0 else None
+    if not doc:
+        return None, None
+    return doc.get('policy'), doc.get('policy_cpus')
+
+
+def policy_line(name, cpus):
+    """A policy and its CPUs as the diff shows them."""
+    return 'policy: %s%s\n' % (name, ' (cpus %s)' % cpus if cpus else '')
+
+
+def record_switch(module, base, device, policy, cpus):
+    """('policy: OLD', 'policy: NEW') lines when setting policy changes the
+    device's record (another policy, or other CPUs) even where the settings
+    are already the same and the plan has no step; else None."""
+    old_policy, old_cpus = recorded_policy(module, base, device)
+    if old_policy is None:
+        return None
+    if old_policy == policy and (cpus or None) == (old_cpus or None):
+        return None
+    return policy_line(old_policy, old_cpus), policy_line(policy, cpus)
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
@@ -275,10 +308,11 @@ def main():
     if p['confirm'] is not None and p['confirm'] <= 0:
         module.fail_json(msg='confirm must be a number of seconds greater than 0', rc=2)
 
-    argv = list(p['command_prefix']) + [p['netpolicy_bin']]
+    base = list(p['command_prefix']) + [netpolicy_path(module, p['netpolicy_bin'])]
     if p['state_dir']:
-        argv += ['--state-dir', p['state_dir']]
-    argv += ['--json', device]
+        base += ['--state-dir', p['state_dir']]
+    switch = record_switch(module, base, device, p['policy'], p['cpus']) if present else None
+    argv = base + ['--json', device]
     if present:
         argv += ['set', p['policy']]
         if p['cpus']:
@@ -321,8 +355,11 @@ def main():
         result['changed'] = int(plan.get('n_steps', len(steps))) > 0
     else:
         result['changed'] = bool(plan.get('changed'))
+    # a switch to a policy of the same settings writes no value but changes
+    # the record: what check, plan, watch and reset go by from now on
+    result['changed'] = result['changed'] or switch is not None
     if module._diff and (result['changed'] or steps):
-        result['diff'] = plan_diff(device, plan, p['policy'] if present else 'reset')
+        result['diff'] = plan_diff(device, plan, p['policy'] if present else 'reset', switch)
     module.exit_json(**result)
 
 

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python
 # -*- coding: utf-8 -*-
 # Part of netpolicy; same licence as the rest of the project (COPYING).
 """Ansible module: netpolicy's view of the host's network devices as facts."""
@@ -18,12 +18,13 @@ description:
     name.
   - Each value is netpolicy's show document (netpolicy-json(7)) with the
     device's channels, rings, coalescing, queues and IRQs, and the
-    C(policy) netpolicy applied to it (null when none), C(policy_cpus) and
-    C(drift).
+    C(policy) netpolicy applied to it (null when none), C(policy_cpus),
+    C(policy_missing) (true when that custom policy's file is gone since)
+    and C(drift).
   - Reads only; never changed. Runs in check mode too.
 version_added: "0.1.0"
 author:
-  - netpolicy developers
+  - netpolicy developers (!UNKNOWN)
 options:
   devices:
     description:
@@ -83,6 +84,7 @@ ansible_facts:
           driver: ixgbe
           policy: throughput
           policy_cpus: null
+          policy_missing: false
           drift: 0
 rc:
   description: netpolicy's exit status of the last command run.
@@ -93,6 +95,7 @@ rc:
 import json
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.netpolicy.netpolicy.plugins.module_utils.netpolicy import netpolicy_path
 
 
 def main():
@@ -106,7 +109,7 @@ def main():
         supports_check_mode=True,
     )
     p = module.params
-    base = list(p['command_prefix']) + [p['netpolicy_bin']]
+    base = list(p['command_prefix']) + [netpolicy_path(module, p['netpolicy_bin'])]
     if p['state_dir']:
         base += ['--state-dir', p['state_dir']]
     base += ['--json']
