@@ -32,36 +32,28 @@ void cli_below_root(const struct cli *c, char *buf, size_t len, const char *path
 	snprintf(buf, len, "%s%s", c->root ? c->root : "", path);
 }
 
-/* procfd: /proc (below --root).  open, read, close: the fallback below
- * asks this of every process on the machine. */
-static bool is_irqbalance(int procfd, long pid)
-{
-	char path[32], comm[32];
-	ssize_t n;
-	int fd;
+/* What find saw, kept for the rest of the command (the notes, the ban and
+ * the owners of every device ask again). */
+static struct {
+	bool done;
+	long pid;
+	char socket[sizeof(((struct cli_irqbalance *)0)->socket)];
+} found;
 
-	snprintf(path, sizeof(path), "%ld/comm", pid);
-	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, comm, sizeof(comm) - 1);
-	close(fd);
-	comm[n > 0 ? n : 0] = '\0';
-	return !strcmp(comm, "irqbalance\n") || !strcmp(comm, "irqbalance");
+void cli_irqbalance_forget(void)
+{
+	found.done = false;
 }
 
-int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
+static void look(const struct cli *c)
 {
 	char dir[PATH_MAX];
 	struct dirent *de;
-	int procfd;
 	DIR *d;
 
-	memset(ib, 0, sizeof(*ib));
-	cli_below_root(c, dir, sizeof(dir), "/proc");
-	procfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (procfd < 0)
-		return 0;
+	found.done = true;
+	found.pid = 0;
+	found.socket[0] = '\0';
 	/* its socket names its pid; a socket left by a crash has no process */
 	cli_below_root(c, dir, sizeof(dir), "/run/irqbalance");
 	d = opendir(dir);
@@ -72,30 +64,31 @@ int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
 		if (strncmp(de->d_name, "irqbalance", 10) || !isdigit((unsigned char)de->d_name[10]))
 			continue;
 		pid = strtol(de->d_name + 10, &end, 10);
-		if (strcmp(end, ".sock") || !is_irqbalance(procfd, pid))
+		if (strcmp(end, ".sock") || !cli_pid_is(c, pid, "irqbalance"))
 			continue;
 		/* a path the socket API cannot take is no socket for us */
-		if ((size_t)snprintf(ib->socket, sizeof(ib->socket), "%.3800s/%.200s", dir,
-				     de->d_name) >= sizeof(ib->socket))
-			ib->socket[0] = '\0';
-		ib->pid = pid;
+		if ((size_t)snprintf(found.socket, sizeof(found.socket), "%.3800s/%.200s", dir,
+				     de->d_name) >= sizeof(found.socket))
+			found.socket[0] = '\0';
+		found.pid = pid;
 		break;
 	}
 	if (d)
 		closedir(d);
-	/* built without its UI socket, or bound to an abstract one */
-	d = ib->pid ? NULL : fdopendir(dup(procfd));
-	while (d && (de = readdir(d))) {
-		long pid = strtol(de->d_name, NULL, 10);
+	/* built without its UI socket, or bound to an abstract one: its
+	 * systemd unit still names it (Debian's runs it in the foreground,
+	 * with no pid file) */
+	if (!found.pid)
+		found.pid = cli_service_pid(c, "irqbalance", NULL);
+}
 
-		if (pid > 0 && is_irqbalance(procfd, pid)) {
-			ib->pid = pid;
-			break;
-		}
-	}
-	if (d)
-		closedir(d);
-	close(procfd);
+int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
+{
+	memset(ib, 0, sizeof(*ib));
+	if (!found.done)
+		look(c);
+	ib->pid = found.pid;
+	memcpy(ib->socket, found.socket, sizeof(ib->socket));
 	return ib->pid ? 1 : 0;
 }
 
