@@ -54,11 +54,21 @@ sleepers() {
 	done
 }
 
+# how many of the paths given exist (a glob's matches)
+n_of() {
+	local n=0 f
+
+	for f in "$@"; do
+		[ ! -e "$f" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
 # devices N: v0 and N-1 more veths in this namespace
 devices() {
 	local i have
 
-	have=$(ls /sys/class/net | grep -c '^d[0-9]' || true)
+	have=$(n_of /sys/class/net/d[0-9]*)
 	for ((i = have + 1; i < $1; i++)); do
 		ip link add "d$i" type veth peer name "p$i" netns "$PEER"
 		ip link set "d$i" up
@@ -96,9 +106,12 @@ count() {
 start_watch() {
 	local i
 
+	local -a args=("$NP" --state-dir "$W/state" --verbose "${@:2}" watch v0)
+
 	rm -f watch.pid
-	strace -f -o "trace.$1" sh -c 'echo $$ >watch.pid; exec "$0" "$@"' "$NP" \
-		--state-dir "$W/state" --verbose ${2:-} watch v0 >"$1.out" 2>&1 &
+	# shellcheck disable=SC2016 # $$ is the traced shell's, exec'd into netpolicy
+	strace -f -o "trace.$1" sh -c 'echo $$ >watch.pid; exec "$0" "$@"' "${args[@]}" \
+		>"$1.out" 2>&1 &
 	WATCH_STRACE=$!
 	for ((i = 0; i < 200; i++)); do
 		grep -q 'watching' "$1.out" && break
@@ -152,7 +165,7 @@ cell() {	# cell DEVICES PROCS: every figure at that size
 
 	devices "$d"
 	sleepers "$p"
-	rec "{\"kind\":\"cell\",\"name\":\"$c\",\"devices\":$(ls /sys/class/net | grep -vc '^lo$'),\"processes\":$(ls /proc | grep -c '^[0-9]'),\"sleepers\":$p}"
+	rec "{\"kind\":\"cell\",\"name\":\"$c\",\"devices\":$(($(n_of /sys/class/net/*) - 1)),\"processes\":$(n_of /proc/[0-9]*),\"sleepers\":$p}"
 	measure "show_json@$c : t_show" "ethtool_l@$c : t_ethtool_l" \
 		"metrics@$c : t_metrics" "ethtool_each@$c : t_ethtool_each"
 	measure "set@$c to_pristine t_set" "script_apply@$c to_pristine t_script_apply"
