@@ -246,7 +246,7 @@ long cli_service_pid(const struct cli *c, const char *name, const char *pidfile)
 /* /proc/PID/comm (below --root) is name */
 bool cli_pid_is(const struct cli *c, long pid, const char *name);
 /* path below --root (tests' fake /proc, /etc and /run), else path itself
- * (irqbalance.c) */
+ * (services.c) */
 void cli_below_root(const struct cli *c, char *buf, size_t len, const char *path);
 /* On stderr, for set, dry runs and check (drift): who else sets knobs of
  * c->device, irqbalance aside (cli_irqbalance_note). */

@@ -27,11 +27,6 @@
 
 #include "cli.h"
 
-void cli_below_root(const struct cli *c, char *buf, size_t len, const char *path)
-{
-	snprintf(buf, len, "%s%s", c->root ? c->root : "", path);
-}
-
 /* What find saw, kept for the rest of the command (the notes, the ban and
  * the owners of every device ask again). */
 static struct {

@@ -217,14 +217,27 @@ void owners_read_links(const struct cli *c, struct owner_list *l)
 	static const char *const dirs[] = { "/etc/systemd/network", "/run/systemd/network",
 					     "/usr/lib/systemd/network", "/lib/systemd/network" };
 
+	struct stat read_dirs[sizeof(dirs) / sizeof(dirs[0])];
+	size_t n_read = 0;
+
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		size_t before = l->n;
 		char dir[512];
 		struct dirent *de;
+		struct stat sb;
 		DIR *d;
 
 		cli_below_root(c, dir, sizeof(dir), dirs[i]);
 		d = opendir(dir);
+		/* /lib is /usr/lib on a merged-/usr system: read it once */
+		for (size_t k = 0; d && k < n_read; k++)
+			if (fstat(dirfd(d), &sb) == 0 && sb.st_dev == read_dirs[k].st_dev &&
+			    sb.st_ino == read_dirs[k].st_ino) {
+				closedir(d);
+				d = NULL;
+			}
+		if (d && fstat(dirfd(d), &read_dirs[n_read]) == 0)
+			n_read++;
 		while (d && l->n < OWNERS_FILES_MAX && (de = readdir(d))) {
 			size_t len = strlen(de->d_name);
 			struct owner_file *f;
