@@ -257,7 +257,8 @@ void owners_read_links(const struct cli *c, struct owner_list *l)
 		if (d)
 			closedir(d);
 	}
-	qsort(l->v, l->n, sizeof(l->v[0]), base_cmp);
+	if (l->n)
+		qsort(l->v, l->n, sizeof(l->v[0]), base_cmp);
 	for (size_t k = 0; k < l->n; k++) {
 		if (!l->v[k].masked)
 			ini_read(l->v[k].path, true, link_line, &l->v[k]);
