@@ -580,8 +580,9 @@ main() {
 	fi
 }
 
+# --library: only the functions, for bench_scale.sh to source
 if [ "${1:-}" = --inside ]; then
 	inside
-else
+elif [ "${1:-}" != --library ]; then
 	main "$@"
 fi

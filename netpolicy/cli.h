@@ -216,6 +216,8 @@ struct cli_irqbalance {
 };
 /* 1 and *ib filled if irqbalance runs (below --root for tests), else 0. */
 int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib);
+/* find looks once per command; this makes the next call look again */
+void cli_irqbalance_forget(void);
 /* find, plus the device's queue IRQs and whether irqbalance has banned them */
 int cli_irqbalance_status(struct cli *c, struct cli_irqbalance *ib);
 /* On stderr: irqbalance will undo (drift: has likely undone) the IRQ
@@ -238,9 +240,17 @@ struct cli_owners {
 	struct cli_owner list[CLI_OWNERS_MAX];
 	size_t n;
 };
+/* The first call reads what tells (services, their files) and keeps it
+ * for the command's other devices; watch forgets it for a fresh look. */
 void cli_owners_find(const struct cli *c, const char *ifname, struct cli_owners *ret);
+void cli_owners_forget(void);
+/* The pid of service `name` (its comm) from pidfile (NULL: none), else its
+ * systemd unit's cgroup, checked against /proc/PID/comm; 0 when not running. */
+long cli_service_pid(const struct cli *c, const char *name, const char *pidfile);
+/* /proc/PID/comm (below --root) is name */
+bool cli_pid_is(const struct cli *c, long pid, const char *name);
 /* path below --root (tests' fake /proc, /etc and /run), else path itself
- * (irqbalance.c) */
+ * (services.c) */
 void cli_below_root(const struct cli *c, char *buf, size_t len, const char *path);
 /* On stderr, for set, dry runs and check (drift): who else sets knobs of
  * c->device, irqbalance aside (cli_irqbalance_note). */

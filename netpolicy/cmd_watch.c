@@ -218,6 +218,8 @@ static void fought(struct cli *c, struct track *tr, const char *what)
 	if (tr->warned || c->quiet)
 		return;
 	tr->warned = true;
+	/* the other owners' files as they are now, not as watch started */
+	cli_owners_forget();
 	cli_fight_who(c, tr->ifname, what, who, sizeof(who));
 	fprintf(stderr, "netpolicy: %s: %s re-applied %d times in %d s: another program keeps "
 		"changing %s%s%s%s; backing off: next check in %d s at the earliest, doubling up "

@@ -27,45 +27,32 @@
 
 #include "cli.h"
 
-void cli_below_root(const struct cli *c, char *buf, size_t len, const char *path)
+/* What find saw, kept for the rest of the command (the notes, the ban and
+ * the owners of every device ask again). */
+static struct {
+	bool done;
+	long pid;
+	char socket[sizeof(((struct cli_irqbalance *)0)->socket)];
+} found;
+
+void cli_irqbalance_forget(void)
 {
-	snprintf(buf, len, "%s%s", c->root ? c->root : "", path);
+	found.done = false;
 }
 
-/* procfd: /proc (below --root).  open, read, close: the fallback below
- * asks this of every process on the machine. */
-static bool is_irqbalance(int procfd, long pid)
-{
-	char path[32], comm[32];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%ld/comm", pid);
-	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, comm, sizeof(comm) - 1);
-	close(fd);
-	comm[n > 0 ? n : 0] = '\0';
-	return !strcmp(comm, "irqbalance\n") || !strcmp(comm, "irqbalance");
-}
-
-int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
+static void look(const struct cli *c)
 {
 	char dir[PATH_MAX];
 	struct dirent *de;
-	int procfd;
 	DIR *d;
 
-	memset(ib, 0, sizeof(*ib));
+	found.done = true;
+	found.pid = 0;
+	found.socket[0] = '\0';
 	/* a simulated machine (--model) has no irqbalance of this host's: one
 	 * running here is not the model's (nor a package build's business) */
 	if (c->model && !c->root)
-		return 0;
-	cli_below_root(c, dir, sizeof(dir), "/proc");
-	procfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (procfd < 0)
-		return 0;
+		return;
 	/* its socket names its pid; a socket left by a crash has no process */
 	cli_below_root(c, dir, sizeof(dir), "/run/irqbalance");
 	d = opendir(dir);
@@ -76,30 +63,31 @@ int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
 		if (strncmp(de->d_name, "irqbalance", 10) || !isdigit((unsigned char)de->d_name[10]))
 			continue;
 		pid = strtol(de->d_name + 10, &end, 10);
-		if (strcmp(end, ".sock") || !is_irqbalance(procfd, pid))
+		if (strcmp(end, ".sock") || !cli_pid_is(c, pid, "irqbalance"))
 			continue;
 		/* a path the socket API cannot take is no socket for us */
-		if ((size_t)snprintf(ib->socket, sizeof(ib->socket), "%.3800s/%.200s", dir,
-				     de->d_name) >= sizeof(ib->socket))
-			ib->socket[0] = '\0';
-		ib->pid = pid;
+		if ((size_t)snprintf(found.socket, sizeof(found.socket), "%.3800s/%.200s", dir,
+				     de->d_name) >= sizeof(found.socket))
+			found.socket[0] = '\0';
+		found.pid = pid;
 		break;
 	}
 	if (d)
 		closedir(d);
-	/* built without its UI socket, or bound to an abstract one */
-	d = ib->pid ? NULL : fdopendir(dup(procfd));
-	while (d && (de = readdir(d))) {
-		long pid = strtol(de->d_name, NULL, 10);
+	/* built without its UI socket, or bound to an abstract one: its
+	 * systemd unit still names it (Debian's runs it in the foreground,
+	 * with no pid file) */
+	if (!found.pid)
+		found.pid = cli_service_pid(c, "irqbalance", NULL);
+}
 
-		if (pid > 0 && is_irqbalance(procfd, pid)) {
-			ib->pid = pid;
-			break;
-		}
-	}
-	if (d)
-		closedir(d);
-	close(procfd);
+int cli_irqbalance_find(const struct cli *c, struct cli_irqbalance *ib)
+{
+	memset(ib, 0, sizeof(*ib));
+	if (!found.done)
+		look(c);
+	ib->pid = found.pid;
+	memcpy(ib->socket, found.socket, sizeof(ib->socket));
 	return ib->pid ? 1 : 0;
 }
 

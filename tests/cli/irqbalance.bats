@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # irqbalance: found through its socket (/run/irqbalance/irqbalance<PID>.sock)
-# or its process, below --root; a fake socket speaking irqbalance's protocol
+# or its systemd unit's cgroup, and the process either names, below --root; a fake socket speaking irqbalance's protocol
 # (tests/fake/irqbalance-socket.py) records what netpolicy asks of it.
 
 load ../helpers
@@ -87,8 +87,13 @@ npr() { nproot "$@"; }
 	[[ "$stderr" == *"irqbalance (pid 4242) is running and moves IRQs $QIRQS"*"drift is likely its doing"* ]]
 }
 
-@test "irqbalance without a control socket: found by its process; --irqbalance-ban says where to ban instead" {
+@test "irqbalance without a control socket: found by its systemd unit; --irqbalance-ban says where to ban instead" {
 	irqbalance_process
+	# not by a walk of /proc: only the process its unit's cgroup names
+	run --separate-stderr npr "$DEV" set throughput --dry-run
+	[[ "$stderr" != *irqbalance* ]]
+	mkdir -p "$ROOT/sys/fs/cgroup/system.slice/irqbalance.service"
+	echo 4242 >"$ROOT/sys/fs/cgroup/system.slice/irqbalance.service/cgroup.procs"
 	run --separate-stderr npr "$DEV" set throughput --dry-run
 	[[ "$stderr" == *"irqbalance (pid 4242) is running"* ]]
 	run --separate-stderr npr "$DEV" set throughput --irqbalance-ban

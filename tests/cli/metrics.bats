@@ -108,6 +108,16 @@ lint() {	# the text as Prometheus reads it (promtool, when installed)
 	echo NetworkManager >"$ROOT/proc/100/comm"
 	echo tuned >"$ROOT/proc/200/comm"
 	echo irqbalance >"$ROOT/proc/300/comm"
+	# each service found by what it publishes: NetworkManager and
+	# irqbalance under systemd by their units' cgroups (a helper of
+	# NetworkManager's listed first), tuned by its pid file
+	mkdir -p "$ROOT/proc/99" "$ROOT/run/tuned" \
+		"$ROOT/sys/fs/cgroup/system.slice/NetworkManager.service" \
+		"$ROOT/sys/fs/cgroup/system.slice/irqbalance.service"
+	echo dhclient >"$ROOT/proc/99/comm"
+	printf '99\n100\n' >"$ROOT/sys/fs/cgroup/system.slice/NetworkManager.service/cgroup.procs"
+	echo 300 >"$ROOT/sys/fs/cgroup/system.slice/irqbalance.service/cgroup.procs"
+	echo 200 >"$ROOT/run/tuned/tuned.pid"
 	# a connection of this device that sets ring sizes and an offload; one
 	# of another device; one of this device without ethtool settings
 	printf '[connection]\nid=a\ninterface-name=%s\n[ethtool]\nring-rx=1024\nfeature-gro=false\n' \
