@@ -111,6 +111,8 @@ void np_policy_custom_base(struct custom *c, const struct np_policy *base)
 	c->p.coal_line = c->coal_line;
 	memcpy(c->coal, base->coal, base->n_coal * sizeof(*c->coal));
 	c->p.coal = c->coal;
+	memcpy(c->feat, base->features, base->n_features * sizeof(*c->feat));
+	c->p.features = c->feat;
 	snprintf(c->summary, sizeof(c->summary), "%s", base->summary);
 	c->p.summary = c->summary;
 	snprintf(c->core, sizeof(c->core), "%s", base->core ? base->core : "");
@@ -266,6 +268,8 @@ int np_policy_custom_set(struct custom *c, const char *key, const char *value, u
 		c->core_line = line;
 		return 0;
 	}
+	if (!strncmp(key, "features.", 9))
+		return np_policy_custom_feature(c, key + 9, value, line, why, why_len);
 	if (!strncmp(key, "coalesce.", 9)) {
 		int f = np_coal_field_lookup(key + 9);
 		uint32_t v;
@@ -366,6 +370,7 @@ static int parse(struct custom *c, const char *path, const char *text, size_t le
 			return file_err(err, path, line ? line : 1, 0, "no 'base = POLICY'");
 		np_policy_custom_base(c, b);
 	}
+	np_policy_custom_adaptive(c);
 	return 0;
 }
 
