@@ -102,6 +102,8 @@ void cli_catch_signals(struct np_ctx *ctx);
  * give them back, with an empty signal mask, before exec runs a command. */
 void cli_save_signals(void);
 void cli_restore_signals(void);
+bool cli_stdout_broken(int out_err);
+void cli_end_by_sigpipe(void);
 
 /* The library's error, result and record objects, freed when the variable
  * goes out of scope.  An error object that could not be made is NULL, which

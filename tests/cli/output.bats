@@ -1,0 +1,50 @@
+#!/usr/bin/env bats
+# What a command prints where nobody reads it: a closed pipe ends a command
+# that only prints as it ends ip(8) and ethtool(8), killed by SIGPIPE
+# without a word; a full disk is still an error (exit.bats).
+
+load ../helpers
+bats_require_minimum_version 1.5.0
+
+setup() { np_tmpdir; }
+teardown() { np_cleanup_tmp; }
+
+# Run netpolicy with stdout a pipe whose read end is already closed (a
+# reader that went away, without the race of `| head -1`); prints the
+# exit status (negative: the signal) and then stderr.  $1: "ign" to start
+# it with SIGPIPE ignored.
+closed_pipe() {
+	local ign=$1
+	shift
+	python3 - "$ign" "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$@" <<-'PY'
+	import os, subprocess, sys
+	r, w = os.pipe()
+	os.close(r)
+	p = subprocess.run(sys.argv[2:], stdout=w, stderr=subprocess.PIPE,
+	                   restore_signals=(sys.argv[1] != "ign"))
+	print(p.returncode)
+	sys.stdout.write(p.stderr.decode())
+	PY
+}
+
+@test "a closed pipe: print-only commands end silently, as ip and ethtool do (SIGPIPE)" {
+	np_model mlx5-2s64c
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	for c in "$dev show" "--json $dev show" "show" "policies" "--help" "$dev set throughput --dry-run" \
+		 "$dev check throughput"; do
+		# shellcheck disable=SC2086
+		run closed_pipe dfl $c
+		[ "$output" = "-13" ] || { echo "$c: $output"; false; }
+	done
+	# started with SIGPIPE ignored: no signal to die of, still no message
+	run closed_pipe ign "$dev" show
+	[ "$output" = "0" ]
+}
+
+@test "a closed pipe under a command that changed the device still says so" {
+	np_model mlx5-2s64c
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	run closed_pipe dfl "$dev" set throughput
+	[ "${lines[0]}" = "6" ]
+	[[ "${lines[1]}" == "netpolicy: cannot write output: Broken pipe (the change itself was applied)" ]]
+}
