@@ -110,7 +110,8 @@ static bool in_list(const char *list, const char *word)
 	return false;
 }
 
-static void usage(FILE *out)
+/* --help, or `help COMMAND`: that command's lines only (only, not NULL). */
+static void usage(FILE *out, const struct command *only)
 {
 	fprintf(out,
 		"Usage: netpolicy [OPTIONS] DEVICE COMMAND [ARGS]\n"
@@ -120,7 +121,7 @@ static void usage(FILE *out)
 		const struct command *cmd = &commands[i];
 		char words[40];
 
-		if (cmd->internal)
+		if (cmd->internal || (only && cmd != only))
 			continue;
 		snprintf(words, sizeof(words), "%s%s%s%s", cmd->device ? "DEVICE " : "", cmd->name,
 			 cmd->args[0] ? " " : "", cmd->args);
@@ -129,6 +130,10 @@ static void usage(FILE *out)
 			if (options[k].commands && in_list(options[k].commands, cmd->name))
 				fprintf(out, "  %-22s   --%s%s%s\n", "", options[k].name,
 					options[k].arg ? " " : "", options[k].arg ? options[k].arg : "");
+	}
+	if (only) {
+		fprintf(out, "\nSee 'netpolicy --help' for the options of every command.\n");
+		return;
 	}
 	fputs("\nOptions:\n", out);
 	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++) {
@@ -189,6 +194,37 @@ static const struct command *find_command(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* " (did you mean 'set'?)" for a mistyped command word, "" when none is close. */
+static const char *command_hint(const char *word)
+{
+	static char hint[64];
+	const char *names[CLI_ARRAY_SIZE(commands) + 1], *best;
+	size_t n = 0;
+
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++)
+		if (!commands[i].internal)
+			names[n++] = commands[i].name;
+	names[n++] = "help";
+	best = np_suggest(word, names, n);
+	snprintf(hint, sizeof(hint), best ? " (did you mean '%s'?)" : "", best);
+	return hint;
+}
+
+/* The same for a mistyped long option ("--dryrun"). */
+static const char *option_hint(const char *word)
+{
+	static char hint[64];
+	const char *names[CLI_ARRAY_SIZE(options)], *best;
+
+	if (strncmp(word, "--", 2))
+		return "";
+	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
+		names[k] = options[k].name;
+	best = np_suggest(word + 2, names, CLI_ARRAY_SIZE(options));
+	snprintf(hint, sizeof(hint), best ? " (did you mean '--%s'?)" : "", best);
+	return hint;
 }
 
 static const struct cli_option *find_option(int key)
@@ -305,7 +341,7 @@ static int parse_option(struct cli *c, struct args *a, int opt)
 		/* longer than stdio's buffer: the failed write's errno is
 		 * gone by the final flush */
 		errno = 0;
-		usage(stdout);
+		usage(stdout, NULL);
 		return output_status(NP_EXIT_OK, false, ferror(stdout) ? errno : 0);
 	case OPT_STATE_DIR: a->state_dir = optarg; break;
 	case OPT_MODEL: a->model = optarg; break;
@@ -377,8 +413,11 @@ static int parse_options(int argc, char **argv, struct cli *c, struct args *a)
 	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		const struct cli_option *o = find_option(opt);
 
-		if (opt == '?')
-			return cli_usage_error("unknown option '%s'", bad_option_word(argv, optopt));
+		if (opt == '?') {
+			const char *w = bad_option_word(argv, optopt);
+
+			return cli_usage_error("unknown option '%s'%s", w, option_hint(w));
+		}
 		if (opt == ':')
 			return cli_usage_error("option '%s' needs an argument",
 					       bad_option_word(argv, optopt));
@@ -391,6 +430,24 @@ static int parse_options(int argc, char **argv, struct cli *c, struct args *a)
 	return -1;
 }
 
+/* A device command without its device, given words after it ("set
+ * throughput eth0"): the device is the word that is no built-in policy. */
+static int order_hint(const struct command *cmd, char **words, int nwords)
+{
+	const struct np_policy *p;
+	int dev = nwords - 1;
+
+	if (nwords == 2 && np_policy_lookup(words[1], &p, NULL) == 0)
+		dev = 0;
+	if (!nwords || nwords > 2 || np_policy_lookup(words[dev], &p, NULL) == 0)
+		return cli_usage_error("%s: which device? ('netpolicy DEVICE %s%s%s')", cmd->name,
+				       cmd->name, nwords ? " " : " ...", nwords ? words[0] : "");
+	return cli_usage_error("%s: which device? the device comes first: 'netpolicy %s %s%s%s'",
+			       cmd->name, words[dev], cmd->name,
+			       nwords == 2 || cmd->args[0] ? " " : "",
+			       nwords == 2 ? words[1 - dev] : cmd->args);
+}
+
 /* The command and its device from the words after the options; the
  * command's own words into c.  -1 to go on, else the exit code. */
 static int find_invocation(struct cli *c, const struct args *a, char **words, int nwords,
@@ -400,15 +457,26 @@ static int find_invocation(struct cli *c, const struct args *a, char **words, in
 
 	if (nwords < 1)
 		return cli_usage_error("no command given");
+	/* "netpolicy help [COMMAND]": --help, or the command's lines */
+	if (!strcmp(words[0], "help") && nwords <= 2) {
+		cmd = nwords == 2 ? find_command(words[1]) : NULL;
+		if (nwords == 2 && (!cmd || cmd->internal))
+			return cli_usage_error("help: unknown command '%s'%s", words[1],
+					       command_hint(words[1]));
+		usage(stdout, cmd);
+		return output_status(NP_EXIT_OK, false, 0);
+	}
 	/* "netpolicy show" and "netpolicy eth0 show": a word that is not a
 	 * command is the device, and the command follows it. */
 	cmd = find_command(words[0]);
 	if (!cmd || (nwords >= 2 && find_command(words[1]))) {
 		if (nwords < 2)
-			return cli_usage_error("no command given for device '%s'", words[0]);
+			return cli_usage_error("no command given for device '%s'%s", words[0],
+					       command_hint(words[0]));
 		cmd = find_command(words[1]);
 		if (!cmd)
-			return cli_usage_error("unknown command '%s'", words[1]);
+			return cli_usage_error("unknown command '%s'%s", words[1],
+					       command_hint(words[1]));
 		if (!cmd->device)
 			return cli_usage_error("'%s' does not take a device", cmd->name);
 		c->device = words[0];
@@ -418,10 +486,16 @@ static int find_invocation(struct cli *c, const struct args *a, char **words, in
 		words += 1;
 		nwords -= 1;
 	}
+	/* "netpolicy show eth0": show and metrics take no word of their own,
+	 * so the one after them is the device, as in "netpolicy eth0 show" */
+	if (cmd->device && !c->device && !cmd->args[0] && nwords == 1 &&
+	    (!strcmp(cmd->name, "show") || !strcmp(cmd->name, "metrics"))) {
+		c->device = words[0];
+		nwords = 0;
+	}
 	/* show and metrics alone take every device; the others act on one */
 	if (cmd->device && !c->device && strcmp(cmd->name, "show") && strcmp(cmd->name, "metrics"))
-		return cli_usage_error("%s: which device? ('netpolicy DEVICE %s ...')", cmd->name,
-				       cmd->name);
+		return order_hint(cmd, words, nwords);
 	if (cmd->run == cmd_try && a->n_after >= 0 && a->n_after <= nwords) {
 		c->cmd_argc = a->n_after;
 		c->cmd_argv = words + nwords - a->n_after;

@@ -561,21 +561,31 @@ int np_policy_find(struct np_ctx *ctx, const char *name, const struct np_policy 
 	}
 	r = np_policy_lookup(name, ret, NULL);
 	if (r == -EINVAL) {
-		char valid[200] = "", **names;
-		size_t n;
+		char valid[200] = "", mean[48] = "", **names = NULL;
+		const char *cands[64], *best;
+		size_t n = 0, nc = 0;
 
-		for (size_t i = 0; i < np_policy_count(); i++)
+		for (size_t i = 0; i < np_policy_count(); i++) {
 			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
 				 i ? ", " : "", np_policy_at(i)->name);
+			cands[nc++] = np_policy_at(i)->name;
+		}
 		if (np_policy_dir_names(ctx, &names, &n) == 0) {
 			for (size_t i = 0; i < n; i++)
-				if (!np_policy_builtin(names[i]))
+				if (!np_policy_builtin(names[i])) {
 					snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid),
 						 ", %s", names[i]);
-			np_list_free(names, n);
+					if (nc < NP_ARRAY_SIZE(cands))
+						cands[nc++] = names[i];
+				}
 		}
-		r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "unknown policy '%.40s' (valid: %s)",
-			   name, valid);
+		best = np_suggest(name, cands, nc);
+		if (best)
+			snprintf(mean, sizeof(mean), "did you mean '%s'? ", best);
+		r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "unknown policy '%.40s' (%svalid: %s)",
+			   name, mean, valid);
+		if (names)
+			np_list_free(names, n);
 	}
 	return r;
 }
