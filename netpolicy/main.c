@@ -110,8 +110,9 @@ static bool in_list(const char *list, const char *word)
 	return false;
 }
 
-/* --help, or `help COMMAND`: that command's lines only (only, not NULL). */
-static void usage(FILE *out, const struct command *only)
+/* --help, or `help COMMAND`: that command's lines only (only, not NULL);
+ * within 80 columns, descriptions continued under themselves. */
+static void usage_lines(FILE *out, const struct command *only)
 {
 	fprintf(out,
 		"Usage: netpolicy [OPTIONS] DEVICE COMMAND [ARGS]\n"
@@ -119,13 +120,16 @@ static void usage(FILE *out, const struct command *only)
 		"Commands:\n");
 	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++) {
 		const struct command *cmd = &commands[i];
-		char words[40];
+		char words[64];
 
 		if (cmd->internal || (only && cmd != only))
 			continue;
 		snprintf(words, sizeof(words), "%s%s%s%s", cmd->device ? "DEVICE " : "", cmd->name,
 			 cmd->args[0] ? " " : "", cmd->args);
-		fprintf(out, "  %-22s %s\n", words, cmd->summary);
+		if (strlen(words) > 22)
+			fprintf(out, "  %s\n  %-22s %s\n", words, "", cmd->summary);
+		else
+			fprintf(out, "  %-22s %s\n", words, cmd->summary);
 		for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
 			if (options[k].commands && in_list(options[k].commands, cmd->name))
 				fprintf(out, "  %-22s   --%s%s%s\n", "", options[k].name,
@@ -147,13 +151,31 @@ static void usage(FILE *out, const struct command *only)
 			snprintf(cmds, sizeof(cmds), "(%s) ", o->commands);
 		fprintf(out, "  %-22s %s%s\n", words, cmds, o->help);
 	}
-	fputs("\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or was\n"
-	      "interrupted by a signal) and rolled back, 4 rollback incomplete, 5 drift found by\n"
-	      "check, 6 changed but a record or the output could not be written, 7 device busy\n"
-	      "(--wait expired), 8 plan changed some devices and failed on others, 9 an\n"
-	      "interrupted run's journal in a state directory that cannot be written (nothing\n"
-	      "changed), 10 try's COMMAND failed (the device is back at its baseline).\n"
-	      "See netpolicy(8).\n", out);
+	fputs("\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or\n"
+	      "was interrupted by a signal) and rolled back, 4 rollback incomplete, 5 drift\n"
+	      "found by check, 6 changed but a record or the output could not be written,\n"
+	      "7 device busy (--wait expired), 8 plan changed some devices and failed on\n"
+	      "others, 9 an interrupted run's journal in a state directory that cannot be\n"
+	      "written (nothing changed), 10 try's COMMAND failed (the device is back at its\n"
+	      "baseline).  See netpolicy(8).\n", out);
+}
+
+static void usage(FILE *out, const struct command *only)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (mem) {
+		usage_lines(mem, only);
+		if (fclose(mem) == 0 && text) {
+			cli_print_wrapped(out, text, 25);
+			free(text);
+			return;
+		}
+		free(text);
+	}
+	usage_lines(out, only);
 }
 
 static void log_to_stderr(void *userdata, enum np_log_level level, const char *msg)
@@ -199,32 +221,25 @@ static const struct command *find_command(const char *name)
 /* " (did you mean 'set'?)" for a mistyped command word, "" when none is close. */
 static const char *command_hint(const char *word)
 {
-	static char hint[64];
-	const char *names[CLI_ARRAY_SIZE(commands) + 1], *best;
+	const char *names[CLI_ARRAY_SIZE(commands) + 1];
 	size_t n = 0;
 
 	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++)
 		if (!commands[i].internal)
 			names[n++] = commands[i].name;
 	names[n++] = "help";
-	best = np_suggest(word, names, n);
-	snprintf(hint, sizeof(hint), best ? " (did you mean '%s'?)" : "", best);
-	return hint;
+	return cli_did_you_mean(word, names, n, "");
 }
 
 /* The same for a mistyped long option ("--dryrun"). */
 static const char *option_hint(const char *word)
 {
-	static char hint[64];
-	const char *names[CLI_ARRAY_SIZE(options)], *best;
+	const char *names[CLI_ARRAY_SIZE(options)];
 
-	if (strncmp(word, "--", 2))
-		return "";
 	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
 		names[k] = options[k].name;
-	best = np_suggest(word + 2, names, CLI_ARRAY_SIZE(options));
-	snprintf(hint, sizeof(hint), best ? " (did you mean '--%s'?)" : "", best);
-	return hint;
+	return strncmp(word, "--", 2) ? "" :
+		cli_did_you_mean(word + 2, names, CLI_ARRAY_SIZE(options), "--");
 }
 
 static const struct cli_option *find_option(int key)
@@ -430,24 +445,6 @@ static int parse_options(int argc, char **argv, struct cli *c, struct args *a)
 	return -1;
 }
 
-/* A device command without its device, given words after it ("set
- * throughput eth0"): the device is the word that is no built-in policy. */
-static int order_hint(const struct command *cmd, char **words, int nwords)
-{
-	const struct np_policy *p;
-	int dev = nwords - 1;
-
-	if (nwords == 2 && np_policy_lookup(words[1], &p, NULL) == 0)
-		dev = 0;
-	if (!nwords || nwords > 2 || np_policy_lookup(words[dev], &p, NULL) == 0)
-		return cli_usage_error("%s: which device? ('netpolicy DEVICE %s%s%s')", cmd->name,
-				       cmd->name, nwords ? " " : " ...", nwords ? words[0] : "");
-	return cli_usage_error("%s: which device? the device comes first: 'netpolicy %s %s%s%s'",
-			       cmd->name, words[dev], cmd->name,
-			       nwords == 2 || cmd->args[0] ? " " : "",
-			       nwords == 2 ? words[1 - dev] : cmd->args);
-}
-
 /* The command and its device from the words after the options; the
  * command's own words into c.  -1 to go on, else the exit code. */
 static int find_invocation(struct cli *c, const struct args *a, char **words, int nwords,
@@ -495,7 +492,7 @@ static int find_invocation(struct cli *c, const struct args *a, char **words, in
 	}
 	/* show and metrics alone take every device; the others act on one */
 	if (cmd->device && !c->device && strcmp(cmd->name, "show") && strcmp(cmd->name, "metrics"))
-		return order_hint(cmd, words, nwords);
+		return cli_order_hint(cmd->name, cmd->args, words, nwords);
 	if (cmd->run == cmd_try && a->n_after >= 0 && a->n_after <= nwords) {
 		c->cmd_argc = a->n_after;
 		c->cmd_argv = words + nwords - a->n_after;

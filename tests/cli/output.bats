@@ -48,3 +48,33 @@ closed_pipe() {
 	[ "${lines[0]}" = "6" ]
 	[[ "${lines[1]}" == "netpolicy: cannot write output: Broken pipe (the change itself was applied)" ]]
 }
+
+@test "80 columns: every --help line, and show and dry runs of a 64-queue NIC" {
+	np_model ixgbe-16cpu
+	[ "$(jq '.devices[0].num_rx_queues' "$MODEL")" -ge 64 ]
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	{
+		"$NETPOLICY" --help
+		for c in show set reset check confirm plan exec policies try metrics watch; do
+			"$NETPOLICY" help "$c"
+		done
+		npsim "$dev" show
+		npsim show
+	} >"$NP_TMP/out"
+	run awk 'length > 80 { print length ": " $0; n++ } END { exit n > 0 }' "$NP_TMP/out"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the try line is whole, its description under it
+	grep -q '^  DEVICE try \[POLICY\.\.\.\] -- COMMAND \[ARG\.\.\.\]$' "$NP_TMP/out"
+	# a 63-queue change in one line per knob; --json and -v keep every queue
+	np_model mlx5-2s64c
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	run npsim "$dev" set throughput --dry-run
+	[[ "$output" == *"  xps: tx-0..31 32 -> 0,32,64,96 ... 63 -> 31,63,95,127 (32 queues)"* ]]
+	[[ "$output" == *"  rfs: rx-0..31 flow-cnt 0 -> 1024"* ]]
+	[ "${#lines[@]}" -lt 20 ]
+	[ "$(npsim -v "$dev" set throughput --dry-run 2>/dev/null | grep -c '^  xps: tx-[0-9]* ')" -eq 32 ]
+	[ "$(npsim --json "$dev" set throughput --dry-run | jq '[.steps[] | select(.knob == "xps")] | length')" -eq 32 ]
+	run npsim "$dev" show
+	[[ "$output" == *"  rss:           512-entry table, hash toeplitz, key set; queues 0-62,"* ]]
+}
