@@ -78,3 +78,13 @@ closed_pipe() {
 	run npsim "$dev" show
 	[[ "$output" == *"  rss:           512-entry table, hash toeplitz, key set; queues 0-62,"* ]]
 }
+
+@test "the man pages render without words run together (a quoted macro argument past its closing quote)" {
+	command -v groff >/dev/null || skip "no groff"
+	for f in "$NP_SRCDIR"/man/*.[0-9]; do
+		groff -man -Tutf8 -P-cbu -rLL=80n "$f" 2>/dev/null | grep -oE "[A-Za-z]{32,}" |
+			sed "s|^|$f: |"
+	done >"$NP_TMP/long"
+	cat "$NP_TMP/long"
+	[ ! -s "$NP_TMP/long" ]
+}
