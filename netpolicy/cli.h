@@ -106,6 +106,17 @@ void cli_save_signals(void);
  * namespace's sysfs on /sys; else nothing. */
 void cli_own_sysfs(void);
 void cli_restore_signals(void);
+bool cli_stdout_broken(int out_err);
+/* hints.c: " (did you mean '--dry-run'?)" (dashes before the name), ""
+ * when no name is close; the usage error for a device command given
+ * before its device ("set throughput eth0"), naming the right order. */
+const char *cli_did_you_mean(const char *word, const char *const *names, size_t n,
+			     const char *dashes);
+int cli_order_hint(const char *name, const char *args, char **words, int nwords);
+/* wrap.c: text printed within 80 columns, long lines continued indented
+ * by `indent` (0: under a "  label:" line's value) */
+void cli_print_wrapped(FILE *out, const char *text, size_t indent);
+void cli_end_by_sigpipe(void);
 
 /* The library's error, result and record objects, freed when the variable
  * goes out of scope.  An error object that could not be made is NULL, which
@@ -263,6 +274,7 @@ void cli_fight_who(const struct cli *c, const char *ifname, const char *what, ch
 
 void render_state(FILE *out, struct json_object *state);
 /* verb: "would change" (dry run), "changed" (applied), "differs in" (check) */
-void render_plan(FILE *out, struct json_object *plan, const char *verb);
+/* all: every change on its own line (-v), else runs of queues collapsed */
+void render_plan(FILE *out, struct json_object *plan, const char *verb, bool all);
 
 #endif

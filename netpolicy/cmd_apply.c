@@ -172,7 +172,7 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		if (!np_apply_result_changed(res))
 			printf("%s: no changes\n", c->device);
 		else if (plan_json && !c->out_failed)
-			render_plan(stdout, plan_json, "changed");
+			render_plan(stdout, plan_json, "changed", c->verbose);
 		else
 			c->out_failed = true;
 		if (np_apply_result_notes(res)[0])
@@ -214,7 +214,7 @@ int cli_print_dry_run(struct cli *c, struct json_object *plan_json)
 	if (c->json)
 		cli_emit_json(c, plan_json);
 	else if (!c->quiet && plan_json && !c->out_failed)
-		render_plan(stdout, plan_json, "would change");
+		render_plan(stdout, plan_json, "would change", c->verbose);
 	else if (!c->quiet)
 		c->out_failed = true;
 	return NP_EXIT_OK;

@@ -179,7 +179,7 @@ int cmd_check(struct cli *c)
 	if (c->json)
 		cli_print_json(c, obj);
 	else if (!c->quiet && rc == NP_EXIT_DRIFT && !c->out_failed)
-		render_plan(stdout, obj, "differs in");
+		render_plan(stdout, obj, "differs in", c->verbose);
 	else if (!c->quiet && rc == NP_EXIT_DRIFT)
 		rc = NP_EXIT_ERROR;	/* drift that cannot be shown: main says why */
 	else if (!c->quiet)

@@ -111,7 +111,9 @@ static bool in_list(const char *list, const char *word)
 	return false;
 }
 
-static void usage(FILE *out)
+/* --help, or `help COMMAND`: that command's lines only (only, not NULL);
+ * within 80 columns, descriptions continued under themselves. */
+static void usage_lines(FILE *out, const struct command *only)
 {
 	fprintf(out,
 		"Usage: netpolicy [OPTIONS] DEVICE COMMAND [ARGS]\n"
@@ -119,17 +121,24 @@ static void usage(FILE *out)
 		"Commands:\n");
 	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++) {
 		const struct command *cmd = &commands[i];
-		char words[40];
+		char words[64];
 
-		if (cmd->internal)
+		if (cmd->internal || (only && cmd != only))
 			continue;
 		snprintf(words, sizeof(words), "%s%s%s%s", cmd->device ? "DEVICE " : "", cmd->name,
 			 cmd->args[0] ? " " : "", cmd->args);
-		fprintf(out, "  %-22s %s\n", words, cmd->summary);
+		if (strlen(words) > 22)
+			fprintf(out, "  %s\n  %-22s %s\n", words, "", cmd->summary);
+		else
+			fprintf(out, "  %-22s %s\n", words, cmd->summary);
 		for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
 			if (options[k].commands && in_list(options[k].commands, cmd->name))
 				fprintf(out, "  %-22s   --%s%s%s\n", "", options[k].name,
 					options[k].arg ? " " : "", options[k].arg ? options[k].arg : "");
+	}
+	if (only) {
+		fprintf(out, "\nSee 'netpolicy --help' for the options of every command.\n");
+		return;
 	}
 	fputs("\nOptions:\n", out);
 	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++) {
@@ -143,13 +152,31 @@ static void usage(FILE *out)
 			snprintf(cmds, sizeof(cmds), "(%s) ", o->commands);
 		fprintf(out, "  %-22s %s%s\n", words, cmds, o->help);
 	}
-	fputs("\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or was\n"
-	      "interrupted by a signal) and rolled back, 4 rollback incomplete, 5 drift found by\n"
-	      "check, 6 changed but a record or the output could not be written, 7 device busy\n"
-	      "(--wait expired), 8 plan changed some devices and failed on others, 9 an\n"
-	      "interrupted run's journal in a state directory that cannot be written (nothing\n"
-	      "changed), 10 try's COMMAND failed (the device is back at its baseline).\n"
-	      "See netpolicy(8).\n", out);
+	fputs("\nExit status: 0 done, 1 error (nothing changed), 2 usage, 3 apply failed (or\n"
+	      "was interrupted by a signal) and rolled back, 4 rollback incomplete, 5 drift\n"
+	      "found by check, 6 changed but a record or the output could not be written,\n"
+	      "7 device busy (--wait expired), 8 plan changed some devices and failed on\n"
+	      "others, 9 an interrupted run's journal in a state directory that cannot be\n"
+	      "written (nothing changed), 10 try's COMMAND failed (the device is back at its\n"
+	      "baseline).  See netpolicy(8).\n", out);
+}
+
+static void usage(FILE *out, const struct command *only)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (mem) {
+		usage_lines(mem, only);
+		if (fclose(mem) == 0 && text) {
+			cli_print_wrapped(out, text, 25);
+			free(text);
+			return;
+		}
+		free(text);
+	}
+	usage_lines(out, only);
 }
 
 static void log_to_stderr(void *userdata, enum np_log_level level, const char *msg)
@@ -192,6 +219,30 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* " (did you mean 'set'?)" for a mistyped command word, "" when none is close. */
+static const char *command_hint(const char *word)
+{
+	const char *names[CLI_ARRAY_SIZE(commands) + 1];
+	size_t n = 0;
+
+	for (size_t i = 0; i < CLI_ARRAY_SIZE(commands); i++)
+		if (!commands[i].internal)
+			names[n++] = commands[i].name;
+	names[n++] = "help";
+	return cli_did_you_mean(word, names, n, "");
+}
+
+/* The same for a mistyped long option ("--dryrun"). */
+static const char *option_hint(const char *word)
+{
+	const char *names[CLI_ARRAY_SIZE(options)];
+
+	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
+		names[k] = options[k].name;
+	return strncmp(word, "--", 2) ? "" :
+		cli_did_you_mean(word + 2, names, CLI_ARRAY_SIZE(options), "--");
+}
+
 static const struct cli_option *find_option(int key)
 {
 	for (size_t k = 0; k < CLI_ARRAY_SIZE(options); k++)
@@ -229,15 +280,20 @@ static int parse_seconds(const char *s, long lo, long hi)
 	return (int)v;
 }
 
-/* Output that could not be written (a full disk, a closed pipe) is an
+/* Output that could not be written (a full disk, an I/O error) is an
  * error, as in coreutils: one line on stderr; exit 1 where nothing was
- * changed, 6 where the change was made and kept. */
+ * changed, 6 where the change was made and kept.  A reader that went away
+ * (| head) ends a command that changed nothing as it ends ip(8): quietly. */
 static int output_status(int r, bool changed, int out_err)
 {
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return r;
 	out_err = errno ? errno : out_err ? out_err : EIO;
+	if (!changed && cli_stdout_broken(out_err)) {
+		cli_end_by_sigpipe();
+		return r;
+	}
 	fprintf(stderr, "netpolicy: cannot write output: %s%s\n", strerror(out_err),
 		changed ? " (the change itself was applied)" : "");
 	return r == NP_EXIT_OK ? (changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR) : r;
@@ -301,7 +357,7 @@ static int parse_option(struct cli *c, struct args *a, int opt)
 		/* longer than stdio's buffer: the failed write's errno is
 		 * gone by the final flush */
 		errno = 0;
-		usage(stdout);
+		usage(stdout, NULL);
 		return output_status(NP_EXIT_OK, false, ferror(stdout) ? errno : 0);
 	case OPT_STATE_DIR: a->state_dir = optarg; break;
 	case OPT_MODEL: a->model = optarg; break;
@@ -373,8 +429,11 @@ static int parse_options(int argc, char **argv, struct cli *c, struct args *a)
 	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		const struct cli_option *o = find_option(opt);
 
-		if (opt == '?')
-			return cli_usage_error("unknown option '%s'", bad_option_word(argv, optopt));
+		if (opt == '?') {
+			const char *w = bad_option_word(argv, optopt);
+
+			return cli_usage_error("unknown option '%s'%s", w, option_hint(w));
+		}
 		if (opt == ':')
 			return cli_usage_error("option '%s' needs an argument",
 					       bad_option_word(argv, optopt));
@@ -396,15 +455,26 @@ static int find_invocation(struct cli *c, const struct args *a, char **words, in
 
 	if (nwords < 1)
 		return cli_usage_error("no command given");
+	/* "netpolicy help [COMMAND]": --help, or the command's lines */
+	if (!strcmp(words[0], "help") && nwords <= 2) {
+		cmd = nwords == 2 ? find_command(words[1]) : NULL;
+		if (nwords == 2 && (!cmd || cmd->internal))
+			return cli_usage_error("help: unknown command '%s'%s", words[1],
+					       command_hint(words[1]));
+		usage(stdout, cmd);
+		return output_status(NP_EXIT_OK, false, 0);
+	}
 	/* "netpolicy show" and "netpolicy eth0 show": a word that is not a
 	 * command is the device, and the command follows it. */
 	cmd = find_command(words[0]);
 	if (!cmd || (nwords >= 2 && find_command(words[1]))) {
 		if (nwords < 2)
-			return cli_usage_error("no command given for device '%s'", words[0]);
+			return cli_usage_error("no command given for device '%s'%s", words[0],
+					       command_hint(words[0]));
 		cmd = find_command(words[1]);
 		if (!cmd)
-			return cli_usage_error("unknown command '%s'", words[1]);
+			return cli_usage_error("unknown command '%s'%s", words[1],
+					       command_hint(words[1]));
 		if (!cmd->device)
 			return cli_usage_error("'%s' does not take a device", cmd->name);
 		c->device = words[0];
@@ -414,10 +484,16 @@ static int find_invocation(struct cli *c, const struct args *a, char **words, in
 		words += 1;
 		nwords -= 1;
 	}
+	/* "netpolicy show eth0": show and metrics take no word of their own,
+	 * so the one after them is the device, as in "netpolicy eth0 show" */
+	if (cmd->device && !c->device && !cmd->args[0] && nwords == 1 &&
+	    (!strcmp(cmd->name, "show") || !strcmp(cmd->name, "metrics"))) {
+		c->device = words[0];
+		nwords = 0;
+	}
 	/* show and metrics alone take every device; the others act on one */
 	if (cmd->device && !c->device && strcmp(cmd->name, "show") && strcmp(cmd->name, "metrics"))
-		return cli_usage_error("%s: which device? ('netpolicy DEVICE %s ...')", cmd->name,
-				       cmd->name);
+		return cli_order_hint(cmd->name, cmd->args, words, nwords);
 	if (cmd->run == cmd_try && a->n_after >= 0 && a->n_after <= nwords) {
 		c->cmd_argc = a->n_after;
 		c->cmd_argv = words + nwords - a->n_after;

@@ -13,6 +13,9 @@
 
 #include "cli.h"
 
+/* " (did you mean '" + an interface name + "'?)" */
+#define IFNAMSIZ_HINT 48
+
 int cli_usage_error(const char *fmt, ...)
 {
 	char raw[512], msg[1024];
@@ -33,6 +36,25 @@ int cli_out_of_memory(void)
 	return NP_EXIT_ERROR;
 }
 
+/* " (did you mean 'eth0'?)" after "no such device" for a mistyped name. */
+static const char *device_hint(const struct cli *c, const struct np_error *err)
+{
+	static char hint[IFNAMSIZ_HINT];
+	const char *best;
+	char **names;
+	size_t n;
+
+	hint[0] = '\0';
+	if (!err || np_error_code(err) != -ENODEV || !c->ctx ||
+	    np_list_devices(c->ctx, &names, &n, NULL) < 0)
+		return hint;
+	best = np_suggest(c->device, (const char *const *)names, n);
+	if (best)
+		snprintf(hint, sizeof(hint), " (did you mean '%s'?)", best);
+	np_list_free(names, n);
+	return hint;
+}
+
 int cli_fail(const struct cli *c, const struct np_error *err)
 {
 	char buf[600];
@@ -45,7 +67,7 @@ int cli_fail(const struct cli *c, const struct np_error *err)
 		char dev[80];
 
 		np_escape(c->device, dev, sizeof(dev));
-		fprintf(stderr, "netpolicy: %s: %s\n", dev, buf);
+		fprintf(stderr, "netpolicy: %s: %s%s\n", dev, buf, device_hint(c, err));
 	} else {
 		fprintf(stderr, "netpolicy: %s\n", buf);
 	}

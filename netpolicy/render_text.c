@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Human output, in the spirit of ethtool -l/-g/-c, rendered from the
  * library's JSON so text and --json can never disagree. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -68,9 +69,12 @@ static void render_channels(FILE *out, struct json_object *dev)
 
 	if (!section(out, dev, ch, "channels:"))
 		return;
-	for (size_t i = 0; i < 4; i++) {
+	/* a kind the driver has none of and takes none of is left out */
+	for (size_t i = 0, n = 0; i < 4; i++) {
 		snprintf(key, sizeof(key), "max_%s", kinds[i]);
-		fprintf(out, "%s%s %lld (max %lld)", i ? ", " : "", kinds[i],
+		if (!num(ch, kinds[i]) && !num(ch, key) && (n || i < 3))
+			continue;
+		fprintf(out, "%s%s %lld (max %lld)", n++ ? ", " : "", kinds[i],
 			(long long)num(ch, kinds[i]), (long long)num(ch, key));
 	}
 	render_settable(out, ch);
@@ -130,7 +134,7 @@ static void render_rss(FILE *out, struct json_object *dev)
 {
 	struct json_object *rss = get(dev, "rss"), *indir;
 	size_t n;
-	int64_t weights[64] = { 0 }, maxq = -1;
+	int64_t *weights, maxq = -1, lo = -1, hi = 0;
 
 	if (!section(out, dev, rss, "rss:"))
 		return;
@@ -143,20 +147,32 @@ static void render_rss(FILE *out, struct json_object *dev)
 	fprintf(out, ", hash %s, key %s", or_none(str(rss, "hfunc")),
 		str(rss, "key") && *str(rss, "key") ? "set" : "none");
 	/* The table itself is long; what an admin wants is the spread. */
-	for (size_t i = 0; i < n; i++) {
+	weights = calloc(n ? n : 1, sizeof(*weights));
+	for (size_t i = 0; weights && i < n; i++) {
 		int64_t q = json_object_get_int64(json_object_array_get_idx(indir, i));
 
-		if (q >= 0 && q < 64) {
+		if (q >= 0 && (size_t)q < n) {
 			weights[q]++;
 			if (q > maxq)
 				maxq = q;
 		}
 	}
-	if (n) {
+	for (int64_t q = 0; q <= maxq; q++) {
+		lo = lo < 0 || weights[q] < lo ? weights[q] : lo;
+		hi = weights[q] > hi ? weights[q] : hi;
+	}
+	/* a few queues each, many as a range (--json has the table) */
+	if (maxq >= 0 && maxq < 8) {
 		fputs("; entries per queue", out);
 		for (int64_t q = 0; q <= maxq; q++)
 			fprintf(out, " %lld:%lld", (long long)q, (long long)weights[q]);
+	} else if (maxq >= 0) {
+		fprintf(out, "; queues 0-%lld, %lld", (long long)maxq, (long long)lo);
+		if (hi != lo)
+			fprintf(out, "-%lld", (long long)hi);
+		fputs(" entries each", out);
 	}
+	free(weights);
 	fputc('\n', out);
 }
 
@@ -329,7 +345,7 @@ static void render_owners(FILE *out, struct json_object *owners)
 	}
 }
 
-void render_state(FILE *out, struct json_object *dev)
+static void render_state_lines(FILE *out, struct json_object *dev)
 {
 	struct json_object *link = get(dev, "link");
 	int64_t node = num(dev, "numa_node");
@@ -342,8 +358,8 @@ void render_state(FILE *out, struct json_object *dev)
 		fprintf(out, "  %-15s%s (missing: no such policy any more; reset undoes it)\n",
 			"policy:", str(dev, "policy"));
 	else if (str(dev, "policy"))
-		fprintf(out, "  %-15s%s (%lld steps of drift)\n", "policy:", str(dev, "policy"),
-			(long long)num(dev, "drift"));
+		fprintf(out, "  %-15s%s (%lld step%s of drift)\n", "policy:", str(dev, "policy"),
+			(long long)num(dev, "drift"), num(dev, "drift") == 1 ? "" : "s");
 	render_owners(out, get(dev, "other_owners"));
 	fprintf(out, "  %-15s", "numa node:");
 	if (node < 0)
@@ -368,4 +384,23 @@ void render_state(FILE *out, struct json_object *dev)
 	render_queues(out, dev);
 	render_mixed(out, dev);
 	render_topology(out, get(dev, "topology"));
+}
+
+void render_state(FILE *out, struct json_object *dev)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	/* out of memory: the long lines as they are */
+	if (!mem) {
+		render_state_lines(out, dev);
+		return;
+	}
+	render_state_lines(mem, dev);
+	if (fclose(mem) == 0 && text)
+		cli_print_wrapped(out, text, 0);
+	else
+		render_state_lines(out, dev);
+	free(text);
 }

@@ -6,9 +6,13 @@
  * with the signal's status after that.  Its own file so that the commands
  * need not import main.c, which imports them.
  */
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -48,6 +52,40 @@ void cli_restore_signals(void)
 	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* stdout is a pipe or socket nobody reads any more: the write failed with
+ * EPIPE, or (the error flag set by an earlier flush, errno gone) the
+ * descriptor polls as hung up. */
+bool cli_stdout_broken(int out_err)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	struct stat sb;
+
+	if (out_err == EPIPE)
+		return true;
+	if (fstat(STDOUT_FILENO, &sb) < 0 || !(S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)))
+		return false;
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+/* A command that only printed, whose reader went away (netpolicy show |
+ * head -1): end as ip(8) and ethtool(8) do, killed by SIGPIPE without a
+ * word, unless netpolicy was started with SIGPIPE ignored (then a quiet
+ * return, the caller's status). */
+void cli_end_by_sigpipe(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	sigset_t pipe_only;
+
+	if (saved && inherited[0].sa_handler == SIG_IGN)
+		return;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	sigprocmask(SIG_UNBLOCK, &pipe_only, NULL);
+	raise(SIGPIPE);
 }
 
 static void on_signal(int sig)

@@ -90,6 +90,19 @@ NP_EXPORT void np_error_clear(struct np_error *err);
  */
 NP_EXPORT size_t np_escape(const char *in, char *out, size_t len);
 /**
+ * np_suggest() - the candidate a mistyped word most likely meant
+ * @word: the word as typed
+ * @cands: the words it may have meant
+ * @n: how many there are
+ *
+ * Distance is the number of letters inserted, deleted, replaced or two
+ * neighbours swapped; a candidate is close enough within one edit for a
+ * word of up to four letters, within a third of the word's length beyond.
+ *
+ * Return: the closest candidate close enough (the first of equals), or NULL.
+ */
+NP_EXPORT const char *np_suggest(const char *word, const char *const *cands, size_t n);
+/**
  * np_error_code() - the error's code
  * @err: the error, or NULL
  *

@@ -8,12 +8,33 @@
 enum np_chan_rule {
 	NP_CHAN_LINK_SPEED,	/* about one queue per 10 Gb/s, at least one */
 	NP_CHAN_LOCAL_CORES,	/* one queue per physical core local to the NIC */
+	NP_CHAN_MAX,		/* the driver's maximum */
+	NP_CHAN_COUNT,		/* channels_n queues (a custom policy's number) */
 };
 
 enum np_ring_rule {
 	NP_RING_KEEP,		/* the driver's own (pristine) sizes */
 	NP_RING_BURST,		/* hold one held-back interrupt's packets, at least
 				   the driver's own size, at most its maximum */
+	NP_RING_MAX,		/* the driver's maximum */
+	NP_RING_COUNT,		/* the policy's number (rings_n), within the maximum */
+};
+
+/* rings.rx and rings.tx: the rings rule (0), or one of their own (rule + 1). */
+#define NP_RING_SIDE_AS_RINGS 0
+
+/* An offload a custom policy turns on or off (features.NAME): the name in
+ * the file (ethtool -K's short one or the kernel's) and the kernel's. */
+struct np_policy_feature {
+	const char *key;
+	const char *name;
+};
+extern const struct np_policy_feature np_policy_features[];
+extern const size_t np_policy_n_features;
+
+struct np_feature_value {
+	const struct np_policy_feature *f;
+	bool on;
 };
 
 enum np_rps_rule {
@@ -34,8 +55,17 @@ struct np_policy {
 	 * refuses is left out with a note (not with NP_APPLY_STRICT). */
 	const char *core;
 	enum np_chan_rule channels;
+	uint32_t channels_n;			/* NP_CHAN_COUNT */
 	enum np_ring_rule rings;
+	uint32_t rings_n;			/* NP_RING_COUNT */
+	int rings_rx, rings_tx;			/* NP_RING_SIDE_AS_RINGS, else rule + 1 */
+	uint32_t rings_rx_n, rings_tx_n;
+	const struct np_feature_value *features;	/* custom policies' features.NAME */
+	size_t n_features;
 	bool adaptive;				/* adaptive moderation on where the driver has it */
+	/* a custom policy's line of the fixed coalescing value that turned
+	 * its base's adaptive moderation off (no adaptive key in the file) */
+	unsigned adaptive_off_line;
 	const struct np_coal_value *coal;	/* fixed values (for adaptive policies: only
 						   where the driver lacks adaptive moderation) */
 	size_t n_coal;
@@ -94,6 +124,15 @@ int np_plan_compute_mixed(const struct np_policy *policy, const struct np_plan_o
 int np_plan_compute_base(const struct np_policy *policy, const struct np_plan_opts *opts,
 			 const struct np_state *state, const struct np_plan_base *base,
 			 struct np_plan **ret, struct np_error *err);
+
+/* plan_device.c: ring sizes per the policy's rules, within the driver's
+ * maxima (nq queues open); rx-hashing (every policy); a custom policy's
+ * features.NAME values, after every other knob. */
+void np_plan_rings(const struct np_policy *p, const struct np_state *st,
+		   const struct np_plan_base *base, unsigned nq, struct np_plan *plan);
+void np_plan_features(const struct np_policy *p, const struct np_state *st, struct np_plan *plan);
+void np_plan_policy_features(const struct np_policy *p, const struct np_state *st,
+			     struct np_plan *plan);
 
 /* plan_queue_coal.c: every queue's own coalescing (np_rxq.coal) at the
  * device-wide target, where the device has per-queue values. */

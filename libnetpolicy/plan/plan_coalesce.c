@@ -50,6 +50,30 @@ static void adaptive_by_value(const struct np_driver *drv, const struct np_state
 	}
 }
 
+/* A policy without adaptive moderation that gives a direction fixed values
+ * but says nothing of its adaptive switch (a custom one: adaptive = no, or
+ * turned off by its fixed values) turns the switch off: the driver would
+ * ignore the values while it is on. */
+static void fixed_over_adaptive(const struct np_policy *p, uint32_t settable,
+				struct np_plan *plan)
+{
+	struct np_coalesce *c = &plan->target->dev.coalesce;
+	bool rx = false, tx = false, said_rx = false, said_tx = false;
+
+	for (size_t i = 0; i < p->n_coal; i++) {
+		enum np_coal_field f = p->coal[i].field;
+
+		rx |= f == NP_COAL_RX_USECS || f == NP_COAL_RX_FRAMES;
+		tx |= f == NP_COAL_TX_USECS || f == NP_COAL_TX_FRAMES;
+		said_rx |= f == NP_COAL_ADAPTIVE_RX;
+		said_tx |= f == NP_COAL_ADAPTIVE_TX;
+	}
+	if (rx && !said_rx && (settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_RX)))
+		c->val[NP_COAL_ADAPTIVE_RX] = 0;
+	if (tx && !said_tx && (settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_TX)))
+		c->val[NP_COAL_ADAPTIVE_TX] = 0;
+}
+
 /* One fixed value of the policy, brought into what the driver takes. */
 static void fixed_value(const struct np_driver *drv, const struct np_state *st,
 			enum np_coal_field f, uint32_t want, struct np_plan *plan)
@@ -199,6 +223,12 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 	}
 	if (drv)
 		driver_limits(drv, st, plan, &skip, &paired);
+	if (p->adaptive_off_line && p->file && p->base && p->base->adaptive)
+		np_plan_note(plan, "coalesce", "adaptive moderation off: %s:%u asks for a fixed "
+			     "value and the file has no adaptive key (adaptive = yes keeps it)",
+			     p->file, p->adaptive_off_line);
+	if (!p->adaptive)
+		fixed_over_adaptive(p, settable, plan);
 	if (p->adaptive) {
 		adaptive_rx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_RX);
 		adaptive_tx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_TX);

@@ -35,20 +35,25 @@ static void restore_coalesce(const struct np_state *pr, struct np_plan *plan)
 	}
 }
 
-/* rx-ntuple-filter: only the policies that plan RFS turn it on (accelerated
- * RFS, plan_steer.c); rx-hashing every policy sets. */
+/* The features a policy may set (np_policy_features: rx-ntuple-filter for
+ * accelerated RFS in plan_steer.c, the rest in custom policies) go back to
+ * their pristine value; rx-hashing every policy sets again. */
 static void restore_features(const struct np_state *pr, struct np_plan *plan)
 {
 	struct np_features *f = &plan->target->dev.features;
-	const struct np_feature *o = np_features_find(&pr->dev.features, "rx-ntuple-filter");
 
-	if (f->err || pr->dev.features.err || !o)
+	if (f->err || pr->dev.features.err)
 		return;
-	for (unsigned i = 0; i < f->n; i++)
-		if (!strcmp(f->v[i].name, o->name) && !f->v[i].fixed) {
-			f->v[i].wanted = o->wanted;
-			f->v[i].active = o->active;
-		}
+	for (size_t k = 0; k < np_policy_n_features; k++) {
+		const struct np_feature *o = np_features_find(&pr->dev.features,
+							      np_policy_features[k].name);
+
+		for (unsigned i = 0; o && i < f->n; i++)
+			if (!strcmp(f->v[i].name, o->name) && !f->v[i].fixed) {
+				f->v[i].wanted = o->wanted;
+				f->v[i].active = o->active;
+			}
+	}
 }
 
 void np_plan_restore(const struct np_policy *p, const struct np_state *st,

@@ -114,6 +114,24 @@ static unsigned want_queues(const struct np_policy *p, const struct np_cpu_order
 		if (n > cores)
 			n = cores;
 		break;
+	case NP_CHAN_MAX: {
+		const struct np_channels *c = &plan->target->dev.channels;
+
+		n = c->err ? 0 : c->max_combined ? c->max_combined :
+		    c->max_rx > c->max_tx ? c->max_rx : c->max_tx;
+		if (!n) {
+			n = cores;
+			np_plan_note(plan, "channels", "channels = max: the driver reports no "
+				     "maximum; one queue per core (%u)", n);
+		}
+		break;
+	}
+	case NP_CHAN_COUNT:
+		/* the number asked for, not capped at the cores: the admin
+		 * knows the workload (np_plan_channels notes the driver's
+		 * maximum, plan_irqs queues sharing CPUs) */
+		n = p->channels_n;
+		break;
 	case NP_CHAN_LOCAL_CORES:
 	default:
 		n = cores;
@@ -186,98 +204,6 @@ static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, u
 			     st->dev.driver);
 }
 
-/* Bytes a full-size Ethernet frame takes on the wire: 1500 MTU + 14 header +
- * 4 FCS + 8 preamble + 12 inter-frame gap. */
-#define WIRE_FRAME_BYTES 1538
-
-/* How long a queue's packets wait for their interrupt under policy p: its
- * fixed rx-usecs plus the NAPI deferral timer when it defers. */
-static uint32_t held_back_usecs(const struct np_policy *p)
-{
-	uint32_t us = 0;
-
-	for (size_t i = 0; i < p->n_coal; i++)
-		if (p->coal[i].field == NP_COAL_RX_USECS && p->coal[i].value > us)
-			us = p->coal[i].value;
-	if (p->napi && p->napi_defer_hard_irqs)
-		us += (uint32_t)(p->gro_flush_timeout / 1000);
-	return us;
-}
-
-static uint32_t ring_size(uint32_t burst, uint32_t own, uint32_t max)
-{
-	uint32_t n = 1;
-
-	while (n < burst && n < (1u << 30))
-		n <<= 1;
-	if (n < own)
-		n = own;
-	return max && n > max ? max : n;
-}
-
-/*
- * Rings are the driver's own size unless the policy holds interrupts back
- * long enough to overflow it: then twice the full-size frames the queue's
- * share of the link brings in while it waits.  Never the maximum for its
- * own sake: the NIC writes received data into the part of the LLC that
- * DDIO may use (a few of its ways), and buffers beyond it are evicted to
- * memory before the CPU reads them (Farshin et al., "Reexamining Direct
- * Cache Access to Optimize I/O Intensive Applications for Multi-hundred-
- * gigabit Networks", USENIX ATC 2020); vendors advise raising rings when
- * the NIC counts drops (Intel Ethernet 800 Series Linux Performance Tuning
- * Guide, "Ring size"; Red Hat's network performance tuning guide).
- */
-static void plan_rings(const struct np_policy *p, const struct np_state *st,
-		       const struct np_plan_base *base, unsigned nq, struct np_plan *plan)
-{
-	struct np_rings *r = &plan->target->dev.rings;
-	const struct np_rings *own = &st->dev.rings;
-	uint64_t burst = 0;
-
-	if (base && base->pristine && !base->pristine->dev.rings.err)
-		own = &base->pristine->dev.rings;
-	if (r->err) {
-		if (p->rings != NP_RING_KEEP)
-			np_plan_note(plan, "rings", "%s %s", np_unsupported(r->err), st->dev.driver);
-		return;
-	}
-	if (r->fixed) {
-		if (p->rings != NP_RING_KEEP)
-			np_plan_note(plan, "rings", "no ring setter in driver %s: sizes stay",
-				     st->dev.driver);
-		return;
-	}
-	if (p->rings == NP_RING_BURST && plan->link_speed && nq)
-		burst = 2 * (uint64_t)plan->link_speed * held_back_usecs(p) /
-			(8ull * WIRE_FRAME_BYTES) / nq;
-	if (burst > UINT32_MAX)
-		burst = UINT32_MAX;
-	r->rx = ring_size((uint32_t)burst, own->rx, r->max_rx);
-	r->tx = ring_size((uint32_t)burst, own->tx, r->max_tx);
-	if (p->rings == NP_RING_BURST && r->max_rx && r->rx < r->max_rx)
-		np_plan_note(plan, "rings", "rx ring %u of at most %u: raise it if the NIC counts "
-			     "drops (ethtool -S)", r->rx, r->max_rx);
-}
-
-static void plan_features(const struct np_state *st, struct np_plan *plan)
-{
-	struct np_features *f = &plan->target->dev.features;
-
-	if (f->err)
-		return;
-	for (unsigned i = 0; i < f->n; i++) {
-		/* The NIC's hash in skb->hash spares RPS/RFS and XPS a software
-		 * hash per packet. */
-		if (strcmp(f->v[i].name, "rx-hashing"))
-			continue;
-		if (f->v[i].fixed && !f->v[i].active)
-			np_plan_note(plan, "features", "rx-hashing is off and fixed by driver %s",
-				     st->dev.driver);
-		else if (!f->v[i].fixed)
-			f->v[i].wanted = f->v[i].active = true;
-	}
-}
-
 /* The CPUs the plan may use (eligible) in the order queues take them:
  * local to the NIC first, or all remote when no allowed CPU is local. */
 static int order_cpus(const struct np_plan_opts *opts, const struct np_state *st,
@@ -316,14 +242,14 @@ static int plan_knobs(const struct np_policy *p, const struct np_state *st,
 {
 	int r;
 
-	plan_features(st, plan);
+	np_plan_features(p, st, plan);
 	if (plan->target->dev.rss.err || !plan->target->dev.rss.indir_size)
 		np_plan_note(plan, "rss", "%s %s: the driver's own spreading stays",
 			     plan->target->dev.rss.err ? np_unsupported(plan->target->dev.rss.err) :
 			     "no indirection table from", st->dev.driver);
 	else
 		np_plan_rss(st, nq, plan);
-	plan_rings(p, st, base, nq, plan);
+	np_plan_rings(p, st, base, nq, plan);
 	np_plan_coalesce(p, st, plan);
 	np_plan_queue_coalesce(plan);
 	/* mixed: NAPI per class, once the classes are made (np_policy_plan) */
@@ -339,6 +265,8 @@ static int plan_knobs(const struct np_policy *p, const struct np_state *st,
 		return r;
 	np_plan_rps(p, st, o, nq, want, plan);
 	np_plan_sysctls(p, st, base, plan);
+	/* last: a custom policy's offloads win over what steering wants */
+	np_plan_policy_features(p, st, plan);
 	return 0;
 }
 

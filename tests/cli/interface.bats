@@ -18,6 +18,7 @@ help_table() {
 		/^Commands:/ { sect = "c"; next }
 		/^Options:/ { sect = "o"; next }
 		/^$/ { sect = ""; next }
+		/^                         [^ -]/ { next }	# a description going on
 		sect == "c" && /^  [A-Za-z]/ { w = ($2 ~ /^[a-z]/ && $1 == "DEVICE") ? $2 : $1; order[++n] = w; opts[w] = ""; next }
 		sect == "c" && /^ +--/ { opts[w] = opts[w] " " substr($1, 3); next }
 		sect == "o" { for (i = 1; i <= NF; i++) if ($i ~ /^--/) { o = substr($i, 3); break }

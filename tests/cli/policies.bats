@@ -76,7 +76,7 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 		[ "$status" -eq 2 ] || { echo "exit $status: $output"; return 1; }
 		[ "$output" = "netpolicy: eno1: $POL/bad.conf:$2" ] || { echo "got: $output"; return 1; }
 	}
-	check_err 'base = throughput\nrings = huge\n' "2:9: 'huge' is not a value of rings (valid: keep burst)"
+	check_err 'base = throughput\nrings = huge\n' "2:9: 'huge' is not a value of rings (valid: a number from 1, keep burst max)"
 	check_err 'base = throughput\n  colour = blue\n' "2:3: unknown key 'colour' (netpolicy-policy(5) lists them)"
 	check_err 'base = throughput\ncoalesce.rx-usecs = -1\n' "2:21: coalesce.rx-usecs: '-1' is not a number (0-4294967295)"
 	check_err 'base = throughput\ncoalesce.rx-warp = 1\n' "2:1: unknown coalescing parameter 'rx-warp'"

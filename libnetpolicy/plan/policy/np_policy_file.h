@@ -7,7 +7,9 @@
 #include "plan/np_policy.h"
 #include "plan/np_mixed.h"
 
-enum np_key_type { NP_KEY_ENUM, NP_KEY_BOOL, NP_KEY_U32, NP_KEY_U64 };
+/* NP_KEY_RULE: a word of names[] or a number (count_rule stored, the
+ * number at off_n): channels = 8, rings = max */
+enum np_key_type { NP_KEY_ENUM, NP_KEY_BOOL, NP_KEY_U32, NP_KEY_U64, NP_KEY_RULE };
 
 struct np_policy_key {
 	const char *name;		/* "channels", "rfs-entries" */
@@ -16,6 +18,8 @@ struct np_policy_key {
 	const char *const *names;	/* NP_KEY_ENUM: word per value */
 	size_t n_names;
 	const char *knob;		/* the reason ("sets") it belongs to */
+	size_t off_n;			/* NP_KEY_RULE: of the uint32_t number */
+	int count_rule;			/* NP_KEY_RULE: the value meaning "a number" */
 };
 
 extern const struct np_policy_key np_policy_keys[];
@@ -30,6 +34,8 @@ int np_policy_key_set(struct np_policy *p, const struct np_policy_key *k, const 
 		      char *why, size_t why_len);
 int np_policy_coal_parse(int field, const char *value, uint32_t *ret, char *why, size_t why_len);
 int np_policy_json_word(struct json_object *v, char *buf, size_t len);
+/* features.NAME by the name in a file, NULL when no policy may set it. */
+const struct np_policy_feature *np_policy_feature_find(const char *key);
 
 /* A custom policy: a copy of its base with the file's values written in. */
 struct np_custom_policy {
@@ -40,6 +46,8 @@ struct np_custom_policy {
 	unsigned core_line;
 	char *file;
 	struct np_coal_value coal[NP_COAL__COUNT];
+	struct np_feature_value feat[16];
+	unsigned feat_line[16];
 	unsigned key_line[16];
 	unsigned coal_line[NP_COAL__COUNT];
 	/* a mixed base's flow, default-class and weight, and their lines
@@ -59,6 +67,13 @@ void np_policy_custom_base(struct np_custom_policy *c, const struct np_policy *b
  * mixed) or -EINVAL with the reason in why. */
 int np_policy_custom_set(struct np_custom_policy *c, const char *key, const char *value,
 			 unsigned line, char *why, size_t why_len);
+/* features.NAME = on|off (policy_keys.c); -ENOENT for a feature no policy
+ * may set, -EINVAL for a value that is not a boolean. */
+int np_policy_custom_feature(struct np_custom_policy *c, const char *name, const char *value,
+			     unsigned line, char *why, size_t why_len);
+/* A file that gives a fixed rx or tx delay or frame count and no adaptive
+ * key turns its base's adaptive moderation off (netpolicy-policy(5)). */
+void np_policy_custom_adaptive(struct np_custom_policy *c);
 /* The names of the ctx's policy directory's files, sorted. */
 int np_policy_dir_names(struct np_ctx *ctx, char ***ret, size_t *ret_n);
 

@@ -111,6 +111,8 @@ void np_policy_custom_base(struct custom *c, const struct np_policy *base)
 	c->p.coal_line = c->coal_line;
 	memcpy(c->coal, base->coal, base->n_coal * sizeof(*c->coal));
 	c->p.coal = c->coal;
+	memcpy(c->feat, base->features, base->n_features * sizeof(*c->feat));
+	c->p.features = c->feat;
 	snprintf(c->summary, sizeof(c->summary), "%s", base->summary);
 	c->p.summary = c->summary;
 	snprintf(c->core, sizeof(c->core), "%s", base->core ? base->core : "");
@@ -266,6 +268,8 @@ int np_policy_custom_set(struct custom *c, const char *key, const char *value, u
 		c->core_line = line;
 		return 0;
 	}
+	if (!strncmp(key, "features.", 9))
+		return np_policy_custom_feature(c, key + 9, value, line, why, why_len);
 	if (!strncmp(key, "coalesce.", 9)) {
 		int f = np_coal_field_lookup(key + 9);
 		uint32_t v;
@@ -370,6 +374,7 @@ static int parse(struct custom *c, const char *path, const char *text, size_t le
 			return file_err(err, path, line ? line : 1, 0, "no 'base = POLICY'");
 		np_policy_custom_base(c, b);
 	}
+	np_policy_custom_adaptive(c);
 	return 0;
 }
 
@@ -560,21 +565,31 @@ int np_policy_find(struct np_ctx *ctx, const char *name, const struct np_policy 
 	}
 	r = np_policy_lookup(name, ret, NULL);
 	if (r == -EINVAL) {
-		char valid[200] = "", **names;
-		size_t n;
+		char valid[200] = "", mean[48] = "", **names = NULL;
+		const char *cands[64], *best;
+		size_t n = 0, nc = 0;
 
-		for (size_t i = 0; i < np_policy_count(); i++)
+		for (size_t i = 0; i < np_policy_count(); i++) {
 			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
 				 i ? ", " : "", np_policy_at(i)->name);
+			cands[nc++] = np_policy_at(i)->name;
+		}
 		if (np_policy_dir_names(ctx, &names, &n) == 0) {
 			for (size_t i = 0; i < n; i++)
-				if (!np_policy_builtin(names[i]))
+				if (!np_policy_builtin(names[i])) {
 					snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid),
 						 ", %s", names[i]);
-			np_list_free(names, n);
+					if (nc < NP_ARRAY_SIZE(cands))
+						cands[nc++] = names[i];
+				}
 		}
-		r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "unknown policy '%.40s' (valid: %s)",
-			   name, valid);
+		best = np_suggest(name, cands, nc);
+		if (best)
+			snprintf(mean, sizeof(mean), "did you mean '%s'? ", best);
+		r = np_err(err, -EINVAL, NP_PHASE_INPUT, NULL, "unknown policy '%.40s' (%svalid: %s)",
+			   name, mean, valid);
+		if (names)
+			np_list_free(names, n);
 	}
 	return r;
 }

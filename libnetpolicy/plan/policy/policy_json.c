@@ -109,6 +109,23 @@ static bool coal_values(const struct np_policy *p, struct json_object *vals,
 	return ok;
 }
 
+/* features.NAME for the offloads a custom policy sets. */
+static bool feature_values(const struct np_policy *p, struct json_object *vals,
+			   struct json_object *origin)
+{
+	const struct custom *c = p->key_line ? (const struct custom *)p : NULL;
+	bool ok = true;
+
+	for (size_t i = 0; ok && c && i < p->n_features; i++) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "features.%s", p->features[i].f->key);
+		ok = add_value(p, vals, origin, key, json_object_new_boolean(p->features[i].on),
+			       c->feat_line[i]);
+	}
+	return ok;
+}
+
 /* A mixed policy's flows, default class and weights, only where its file
  * sets them: keys no other base takes. */
 static bool mixed_values(const struct np_policy *p, struct json_object *vals,
@@ -168,7 +185,7 @@ int np_policy_to_json(const struct np_policy *p, struct json_object **ret)
 	bool ok = o && vals && origin;
 
 	ok = ok && common_values(p, vals, origin) && mixed_values(p, vals, origin) &&
-	     coal_values(p, vals, origin);
+	     coal_values(p, vals, origin) && feature_values(p, vals, origin);
 	if (ok)
 		why = reasons_json(p, vals);
 	if (!ok || !why) {

@@ -17,11 +17,48 @@
 static const char *const chan_names[] = {
 	[NP_CHAN_LINK_SPEED] = "link-speed",
 	[NP_CHAN_LOCAL_CORES] = "local-cores",
+	[NP_CHAN_MAX] = "max",
 };
 static const char *const ring_names[] = {
 	[NP_RING_KEEP] = "keep",
 	[NP_RING_BURST] = "burst",
+	[NP_RING_MAX] = "max",
 };
+/* rings.rx, rings.tx: as the rings key says, or a rule of their own */
+static const char *const ring_side_names[] = {
+	[NP_RING_SIDE_AS_RINGS] = "as-rings",
+	[NP_RING_KEEP + 1] = "keep",
+	[NP_RING_BURST + 1] = "burst",
+	[NP_RING_MAX + 1] = "max",
+};
+
+/*
+ * The offloads tuning guides change with ethtool -K, by ethtool's short
+ * name and the kernel's (both are taken; the short one is printed).  Only
+ * these: a policy is about moving packets, not about what the stack may
+ * hand the NIC to compute (checksums, VLAN tags).
+ */
+const struct np_policy_feature np_policy_features[] = {
+	{ "gro", "rx-gro" },
+	{ "lro", "rx-lro" },
+	{ "rx-gro-hw", "rx-gro-hw" },
+	{ "rx-gro-list", "rx-gro-list" },
+	{ "rx-udp-gro-forwarding", "rx-udp-gro-forwarding" },
+	{ "ntuple", "rx-ntuple-filter" },
+	{ "rxhash", "rx-hashing" },
+	{ "tso", "tx-tcp-segmentation" },
+	{ "gso", "tx-generic-segmentation" },
+};
+const size_t np_policy_n_features = NP_ARRAY_SIZE(np_policy_features);
+
+const struct np_policy_feature *np_policy_feature_find(const char *key)
+{
+	for (size_t i = 0; i < np_policy_n_features; i++)
+		if (!strcmp(np_policy_features[i].key, key) ||
+		    !strcmp(np_policy_features[i].name, key))
+			return &np_policy_features[i];
+	return NULL;
+}
 static const char *const rps_names[] = {
 	[NP_RPS_OFF] = "off",
 	[NP_RPS_FEW_QUEUES] = "few-queues",
@@ -31,16 +68,22 @@ static const char *const rps_names[] = {
 #define NAMES(a) a, NP_ARRAY_SIZE(a)
 
 const struct np_policy_key np_policy_keys[] = {
-	{ "channels", NP_KEY_ENUM, OFF(channels), NAMES(chan_names), "channels" },
-	{ "rings", NP_KEY_ENUM, OFF(rings), NAMES(ring_names), "rings" },
-	{ "adaptive", NP_KEY_BOOL, OFF(adaptive), NULL, 0, "coalesce" },
-	{ "rps", NP_KEY_ENUM, OFF(rps), NAMES(rps_names), "steering" },
-	{ "rfs-entries", NP_KEY_U32, OFF(rfs_entries), NULL, 0, "steering" },
-	{ "napi", NP_KEY_BOOL, OFF(napi), NULL, 0, "napi" },
-	{ "napi-defer-hard-irqs", NP_KEY_U32, OFF(napi_defer_hard_irqs), NULL, 0, "napi" },
-	{ "gro-flush-timeout", NP_KEY_U64, OFF(gro_flush_timeout), NULL, 0, "napi" },
-	{ "busy-poll", NP_KEY_U32, OFF(busy_poll), NULL, 0, "napi" },
-	{ "busy-read", NP_KEY_U32, OFF(busy_read), NULL, 0, "napi" },
+	{ "channels", NP_KEY_RULE, OFF(channels), NAMES(chan_names), "channels", OFF(channels_n),
+	  NP_CHAN_COUNT },
+	{ "rings", NP_KEY_RULE, OFF(rings), NAMES(ring_names), "rings", OFF(rings_n),
+	  NP_RING_COUNT },
+	{ "rings.rx", NP_KEY_RULE, OFF(rings_rx), NAMES(ring_side_names), "rings", OFF(rings_rx_n),
+	  NP_RING_COUNT + 1 },
+	{ "rings.tx", NP_KEY_RULE, OFF(rings_tx), NAMES(ring_side_names), "rings", OFF(rings_tx_n),
+	  NP_RING_COUNT + 1 },
+	{ "adaptive", NP_KEY_BOOL, OFF(adaptive), NULL, 0, "coalesce", 0, 0 },
+	{ "rps", NP_KEY_ENUM, OFF(rps), NAMES(rps_names), "steering", 0, 0 },
+	{ "rfs-entries", NP_KEY_U32, OFF(rfs_entries), NULL, 0, "steering", 0, 0 },
+	{ "napi", NP_KEY_BOOL, OFF(napi), NULL, 0, "napi", 0, 0 },
+	{ "napi-defer-hard-irqs", NP_KEY_U32, OFF(napi_defer_hard_irqs), NULL, 0, "napi", 0, 0 },
+	{ "gro-flush-timeout", NP_KEY_U64, OFF(gro_flush_timeout), NULL, 0, "napi", 0, 0 },
+	{ "busy-poll", NP_KEY_U32, OFF(busy_poll), NULL, 0, "napi", 0, 0 },
+	{ "busy-read", NP_KEY_U32, OFF(busy_read), NULL, 0, "napi", 0, 0 },
 };
 const size_t np_policy_n_keys = NP_ARRAY_SIZE(np_policy_keys);
 
@@ -68,6 +111,13 @@ int np_policy_key_value_json(const struct np_policy *p, const struct np_policy_k
 	unsigned e;
 
 	switch (k->type) {
+	case NP_KEY_RULE:
+		e = get_enum(p, k);
+		if ((int)e == k->count_rule) {
+			o = json_object_new_int64(*(const uint32_t *)((const char *)p + k->off_n));
+			break;
+		}
+		/* fall through */
 	case NP_KEY_ENUM:
 		e = get_enum(p, k);
 		o = json_object_new_string(e < k->n_names && k->names[e] ? k->names[e] : "?");
@@ -145,13 +195,20 @@ int np_policy_key_set(struct np_policy *p, const struct np_policy_key *k, const 
 	int r;
 
 	switch (k->type) {
+	case NP_KEY_RULE:
 	case NP_KEY_ENUM:
 		for (size_t i = 0; i < k->n_names; i++)
 			if (k->names[i] && !strcmp(k->names[i], value)) {
 				*(int *)f = (int)i;
 				return 0;
 			}
-		r = snprintf(why, why_len, "'%s' is not a value of %s (valid:", value, k->name);
+		if (k->type == NP_KEY_RULE && parse_uint(value, UINT32_MAX, &u) == 0 && u) {
+			*(int *)f = k->count_rule;
+			*(uint32_t *)((char *)p + k->off_n) = (uint32_t)u;
+			return 0;
+		}
+		r = snprintf(why, why_len, "'%s' is not a value of %s (valid:%s", value, k->name,
+			     k->type == NP_KEY_RULE ? " a number from 1," : "");
 		for (size_t i = 0; i < k->n_names && r >= 0 && (size_t)r < why_len; i++)
 			r += snprintf(why + r, why_len - (size_t)r, " %s", k->names[i]);
 		if (r >= 0 && (size_t)r < why_len)
@@ -222,4 +279,61 @@ int np_policy_json_word(struct json_object *v, char *buf, size_t len)
 	default:
 		return -EINVAL;
 	}
+}
+
+int np_policy_custom_feature(struct np_custom_policy *c, const char *name, const char *value,
+			     unsigned line, char *why, size_t why_len)
+{
+	const struct np_policy_feature *f = np_policy_feature_find(name);
+	size_t i;
+	bool b;
+
+	if (!f) {
+		int r = snprintf(why, why_len, "features.%s: not a feature a policy sets (valid:",
+				 name);
+
+		for (i = 0; i < np_policy_n_features && r >= 0 && (size_t)r < why_len; i++)
+			r += snprintf(why + r, why_len - (size_t)r, " %s", np_policy_features[i].key);
+		if (r >= 0 && (size_t)r < why_len)
+			snprintf(why + r, why_len - (size_t)r, ")");
+		return -ENOENT;
+	}
+	if (parse_bool(value, &b) < 0) {
+		snprintf(why, why_len, "features.%s: '%s' is not on or off", name, value);
+		return -EINVAL;
+	}
+	for (i = 0; i < c->p.n_features && c->feat[i].f != f; i++)
+		;
+	if (i == NP_ARRAY_SIZE(c->feat)) {
+		snprintf(why, why_len, "too many features");
+		return -EINVAL;
+	}
+	if (i == c->p.n_features)
+		c->p.n_features++;
+	c->feat[i].f = f;
+	c->feat[i].on = b;
+	c->feat_line[i] = line;
+	return 0;
+}
+
+void np_policy_custom_adaptive(struct np_custom_policy *c)
+{
+	static const enum np_coal_field fixed[] = { NP_COAL_RX_USECS, NP_COAL_RX_FRAMES,
+						    NP_COAL_TX_USECS, NP_COAL_TX_FRAMES };
+	const struct np_policy_key *k = np_policy_key_find("adaptive");
+	unsigned line = 0;
+
+	if (!c->p.adaptive || c->key_line[k - np_policy_keys] ||
+	    c->coal_line[NP_COAL_ADAPTIVE_RX] || c->coal_line[NP_COAL_ADAPTIVE_TX])
+		return;
+	for (size_t i = 0; i < NP_ARRAY_SIZE(fixed); i++)
+		if (c->coal_line[fixed[i]] && (!line || c->coal_line[fixed[i]] < line))
+			line = c->coal_line[fixed[i]];
+	if (!line)
+		return;
+	/* the value asked for is the one used: with adaptive moderation on the
+	 * driver would pick its own and ignore it */
+	c->p.adaptive = false;
+	c->p.adaptive_off_line = line;
+	c->key_line[k - np_policy_keys] = line;
 }
