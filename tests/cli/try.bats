@@ -100,7 +100,7 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 }
 
 @test "try: a condition the driver refuses is rolled back: exit 3, the device restored" {
-	jq '.faults = [{"op":"set_channels","after":0,"errno":"EBUSY","extack":"injected"}]' \
+	jq '.faults = [{"op":"set_channels","after":0,"errno":"ENOBUFS","extack":"injected"}]' \
 		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
 	before=$(state_of)
 	run "${NP[@]}" "$DEV" try --rounds 2 --settle 0 throughput -- true
