@@ -454,6 +454,7 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 	    strcmp(commit->policy_rec.drop, e->drop)) {
 		commit->policy = NP_REC_SET;
 		snprintf(commit->policy_rec.drop, sizeof(commit->policy_rec.drop), "%s", e->drop);
+		r = np_journal_policy(e->journal, &commit->policy_rec, err);
 	}
 	/* Rules the driver placed (RX_CLS_LOC_ANY): the record names where
 	 * they went, on disk before "commit" (apply/owned_rules.c); a kill
