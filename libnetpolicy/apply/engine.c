@@ -172,10 +172,13 @@ static int step(struct np_engine *e, struct np_state **cur, const struct np_stat
 	}
 	if (phase == NP_PHASE_APPLY)
 		written(e, p, s);
-	if (phase == NP_PHASE_APPLY && last && knob->rereads) {
+	/* each coalescing request read back: which one moved what (verify.c) */
+	if (phase == NP_PHASE_APPLY && (last || knob == &np_knob_coalesce) && knob->rereads) {
 		r = refresh(e, cur, knob->rereads, phase, err);
 		if (r >= 0)
 			r = np_engine_answer(e, knob, *cur, goal);
+		if (r >= 0 && knob == &np_knob_coalesce && e->policy)
+			r = np_engine_defeated(e, s, *cur, goal, err);
 		if (r < 0)
 			return r == -ENOMEM ? np_err(err, r, phase, NULL, "out of memory") : r;
 	}
@@ -446,6 +449,13 @@ int np_engine_run(struct np_engine *e, struct np_state **cur, const struct np_st
 				     NP_PHASE_VERIFY, err);
 	if (r >= 0 && e->reopened)
 		np_engine_driver_changes(e, before, *cur);
+	/* fields the driver answered with values of its own (verify.c) */
+	if (r >= 0 && e->policy && commit->policy != NP_REC_REMOVE &&
+	    strcmp(commit->policy_rec.drop, e->drop)) {
+		commit->policy = NP_REC_SET;
+		snprintf(commit->policy_rec.drop, sizeof(commit->policy_rec.drop), "%s", e->drop);
+		r = np_journal_policy(e->journal, &commit->policy_rec, err);
+	}
 	/* Rules the driver placed (RX_CLS_LOC_ANY): the record names where
 	 * they went, on disk before "commit" (apply/owned_rules.c); a kill
 	 * before it rolls back to the header's state, which has none of them */

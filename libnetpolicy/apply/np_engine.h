@@ -32,6 +32,7 @@ struct np_engine {
 	char drop[128];			/* apply: knobs left out (np_plan_opts.drop) */
 	const char *failed_knob;	/* the knob of the step that failed */
 	uint32_t failed_fields;		/* ... and the fields it sent (coalesce) */
+	bool failed_answer;		/* ... the driver's answer failed it, not an errno */
 	bool split;			/* apply: one field per coalescing request (refuse.c) */
 	const struct np_plan *plan;	/* apply: the plan being run */
 	struct np_plan *refined;	/* ... refined after queues reopened (np_plan_refine) */
@@ -103,6 +104,12 @@ int np_engine_answer(struct np_engine *e, const struct np_knob *knob, const stru
 int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np_state *before,
 		     const struct np_state *goal, enum np_phase phase, struct np_error *err);
 void np_engine_answers_free(struct np_engine *e);
+/* Right after a coalescing step of an apply: the receive delay (rx-usecs,
+ * rx-frames) the driver answered with went the other way from the one the
+ * goal asked (a driver whose Rx and Tx share one timer took tx-usecs): the
+ * step fails as the driver's refusal of the fields it sent (refuse.c). */
+int np_engine_defeated(struct np_engine *e, const struct np_step *s, const struct np_state *cur,
+		       const struct np_state *goal, struct np_error *err);
 
 /* tentative.c: with the lock held, revert a tentative apply whose deadline
  * passed (0 when none did). */

@@ -12,6 +12,8 @@ struct np_refused {
 	const char *knob;
 	uint32_t fields;	/* coalesce: the fields the refused request carried */
 	bool split;		/* in and out: one coalescing request per field */
+	bool answer;		/* the driver's answer (a value kept, a delay made
+				 * worse), not an errno, refused it */
 };
 
 enum np_refusal {

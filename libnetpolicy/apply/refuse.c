@@ -2,18 +2,20 @@
 /*
  * Graceful refusal.  Drivers refuse things discovery cannot foresee (a
  * coalescing value outside a range only the driver knows, an operation a
- * device variant lacks).  A policy names the knobs it cannot do without;
- * when the driver refuses any other (a refinement), the apply is rolled
- * back as usual, planned again from the live device without what was
- * refused and applied again, all of it or nothing, and the result says what
- * was left out and the kernel's reason.  NP_APPLY_STRICT keeps
- * all-or-nothing.
+ * device variant lacks, a PF with VFs refusing a queue change with EPERM,
+ * kernel-managed IRQ vectors refusing an affinity with EIO).  Outside
+ * NP_APPLY_STRICT, a knob the driver or kernel refuses, with whatever
+ * errno, is left out: the apply is rolled back as usual, planned again from
+ * the live device without what was refused (the steps that depended on it
+ * planned again too) and applied again, all of it or nothing, and the
+ * result says what was left out and the kernel's reason.  Only a failure
+ * that leaves the device's state unknown stands (unknown_state() below).
  *
- * A coalescing request carries several fields and the kernel does not say
- * which one the driver refused (the driver sees the whole structure), so a
- * refused request of several fields is tried again with one request per
- * field: the one refused then names itself, and only that field is left
- * out.  A knob refused again after that is left out whole.
+ * A coalescing or ring request carries several fields and the kernel does
+ * not say which one the driver refused (the driver sees the whole
+ * structure), so a refused request of several fields is tried again with
+ * one request per field: the one refused then names itself, and only that
+ * field is left out.  A knob refused again after that is left out whole.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,16 +24,44 @@
 #include "plan/np_policy.h"
 #include "apply/np_refuse.h"
 
-/* "Not supported" from any knob means the driver lacks the operation or the
- * field; "invalid argument" or "out of range" from coalescing or rings means
- * a value outside what the driver takes (np_drivers.h: ixgbe and igb refuse
- * tx-usecs while Rx and Tx share vectors, igb usecs 4-9, r8169 more than 60
- * frames).  Other errors (EIO, EBUSY, ENOMEM...) are failures. */
-static bool refusal(const char *knob, int code)
+/*
+ * The failures after which netpolicy cannot say what the device holds, or
+ * whose cause is not the device's answer to the request: these stand
+ * (netpolicy(8), "What degrades").  ENODEV/ENXIO: the device went away;
+ * ENOMEM/ENOBUFS: memory or a netlink socket's buffer ran out (the request
+ * may or may not have reached the driver); EINTR: a signal; EPROTO,
+ * EBADMSG, EMSGSIZE: a netlink reply netpolicy could not parse.  Every
+ * other errno from a knob's write is the driver's or kernel's answer to
+ * that request: a refusal.
+ */
+static bool unknown_state(int code)
 {
-	return code == -EOPNOTSUPP ||
-	       ((code == -EINVAL || code == -ERANGE) &&
-		(!strcmp(knob, "coalesce") || !strcmp(knob, "rings")));
+	switch (-code) {
+	case ENODEV:
+	case ENXIO:
+	case ENOMEM:
+	case ENOBUFS:
+	case EINTR:
+	case EPROTO:
+	case EBADMSG:
+	case EMSGSIZE:
+		return true;
+	default:
+		return code >= 0;
+	}
+}
+
+/* The knobs whose requests carry several fields, split one per request. */
+static bool multi_field(const char *knob)
+{
+	return !strcmp(knob, "coalesce") || !strcmp(knob, "rings");
+}
+
+static const char *field_name(const char *knob, int field)
+{
+	if (!strcmp(knob, "rings"))
+		return np_ring_field_name(field);
+	return np_coal_field_name(field);
 }
 
 static int one_field(uint32_t fields)
@@ -57,18 +87,19 @@ enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
 				size_t len, struct np_error *err)
 {
 	const char *knob = what->knob;
-	bool coal = knob && !strcmp(knob, "coalesce");
+	bool coal = knob && multi_field(knob);
 	int field = coal ? one_field(what->fields) : -1;
 	struct np_dropped *d;
 	char item[40];
 
-	if (!policy || !knob || (flags & NP_APPLY_STRICT) || !err || err->phase != NP_PHASE_APPLY)
+	if (!policy || !knob || (flags & NP_APPLY_STRICT) || !err ||
+	    (err->phase != NP_PHASE_APPLY && !(what->answer && err->phase == NP_PHASE_VERIFY)))
 		return NP_REFUSAL_STANDS;
 	/* only from a device back where it was: else the failure stands */
 	if (!res->rolled_back || res->rollback_incomplete || res->vanished)
 		return NP_REFUSAL_STANDS;
-	if (!refusal(knob, err->code) || np_knob_listed(policy->core, knob) ||
-	    np_knob_listed(drop, knob) || res->n_dropped >= NP_DROPPED_MAX)
+	if ((!what->answer && unknown_state(err->code)) || np_knob_listed(drop, knob) ||
+	    res->n_dropped >= NP_DROPPED_MAX)
 		return NP_REFUSAL_STANDS;
 	if (coal && !field_dropped(drop, knob) && field < 0 && !what->split) {
 		/* several fields: which one?  One request each, next time */
@@ -78,7 +109,7 @@ enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
 		return NP_REFUSAL_SPLIT;
 	}
 	if (coal && !field_dropped(drop, knob) && field >= 0)
-		snprintf(item, sizeof(item), "%s.%s", knob, np_coal_field_name(field));
+		snprintf(item, sizeof(item), "%s.%s", knob, field_name(knob, field));
 	else
 		snprintf(item, sizeof(item), "%s", knob), field = -1;
 	if (np_knob_list_add(drop, len, item) < 0)
@@ -91,8 +122,8 @@ enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
 				(--res->n_dropped - i) * sizeof(*res->dropped));
 	d = &res->dropped[res->n_dropped++];
 	snprintf(d->knob, sizeof(d->knob), "%s", knob);
-	snprintf(d->field, sizeof(d->field), "%s", field >= 0 ? np_coal_field_name(field) : "");
-	d->code = err->code;
+	snprintf(d->field, sizeof(d->field), "%s", field >= 0 ? field_name(knob, field) : "");
+	d->code = what->answer ? 0 : err->code;
 	np_error_format(err, d->reason, sizeof(d->reason));
 	np_error_clear(err);
 	/* the rolled-back attempt is history: what counts is the next one */

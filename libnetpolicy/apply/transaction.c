@@ -182,6 +182,7 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 	while (r < 0) {
 		refused.knob = e->failed_knob;
 		refused.fields = e->failed_fields;
+		refused.answer = e->failed_answer;
 		how = np_refusal_drop(e->policy, flags, &refused, e->res, e->drop, sizeof(e->drop), err);
 		if (how == NP_REFUSAL_STANDS)
 			break;
@@ -196,6 +197,7 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 		again = NULL;
 		e->failed_knob = NULL;
 		e->failed_fields = 0;
+		e->failed_answer = false;
 		np_engine_answers_free(e);
 		if (c->policy != NP_REC_REMOVE) {
 			c->policy = NP_REC_SET;

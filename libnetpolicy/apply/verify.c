@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "apply/np_engine.h"
+#include "plan/np_policy.h"
 
 void np_engine_answers_free(struct np_engine *e)
 {
@@ -106,6 +107,78 @@ static void note(struct np_engine *e, const char *knob, const struct np_change *
 		 used ? "; " : "", knob, c->what, x, y);
 }
 
+/* The field bit of `what` in a knob whose requests carry several (the
+ * step's fields: refuse.c leaves out that field alone); 0 for the others. */
+static uint32_t field_of(const char *knob, const char *what)
+{
+	int f = -1;
+
+	if (!strcmp(knob, "coalesce"))
+		f = np_coal_field_lookup(what);
+	for (int i = 0; !strcmp(knob, "rings") && i < NP_RING__COUNT; i++)
+		if (!strcmp(what, np_ring_field_name(i)))
+			f = i;
+	return f >= 0 ? 1u << f : 0;
+}
+
+/* A field of a policy's apply the driver answered with a value of its own
+ * (clamped, set with another field): the plan leaves it as the driver has
+ * it from now on (the record's drop list), so that `check` takes the
+ * driver's answer for what it is, not for drift. */
+static void answered(struct np_engine *e, const char *knob, const char *what, enum np_phase phase)
+{
+	char item[sizeof(((struct np_answer *)0)->what) + 24];
+
+	if (phase != NP_PHASE_VERIFY || !e->policy || !field_of(knob, what))
+		return;
+	snprintf(item, sizeof(item), "%s.%s", knob, what);
+	if (!np_knob_listed(e->drop, item))
+		np_knob_list_add(e->drop, sizeof(e->drop), item);
+}
+
+/* The driver kept a value netpolicy wrote: its refusal, without an errno,
+ * of that knob or field, for refuse.c to leave out. */
+static int kept_by_driver(struct np_engine *e, const struct np_step *s, const char *what,
+			  const char *x, const char *y, struct np_error *err)
+{
+	if (!e->failed_knob) {
+		e->failed_knob = s->knob->name;
+		e->failed_fields = field_of(s->knob->name, what);
+		e->failed_answer = true;
+	}
+	return np_err(err, -EIO, NP_PHASE_VERIFY, s->knob->name, "%s: the driver kept %s, wanted %s",
+		      what, x, y);
+}
+
+static bool away(uint32_t now, uint32_t before, uint32_t goal)
+{
+	return (goal < before && now > before) || (goal > before && now < before);
+}
+
+int np_engine_defeated(struct np_engine *e, const struct np_step *s, const struct np_state *cur,
+		       const struct np_state *goal, struct np_error *err)
+{
+	static const int rx_delay[] = { NP_COAL_RX_USECS, NP_COAL_RX_FRAMES };
+	const struct np_coalesce *now = &cur->dev.coalesce, *want = &goal->dev.coalesce;
+
+	if (!e->before || now->err || e->before->dev.coalesce.err)
+		return 0;
+	for (size_t i = 0; i < NP_ARRAY_SIZE(rx_delay); i++) {
+		int f = rx_delay[i];
+		uint32_t b = e->before->dev.coalesce.val[f];
+
+		if (!(now->supported & (1u << f)) || !away(now->val[f], b, want->val[f]))
+			continue;
+		e->failed_knob = s->knob->name;
+		e->failed_fields = s->fields;
+		e->failed_answer = true;
+		return np_err(err, -EIO, NP_PHASE_APPLY, s->knob->name, "the driver answered %s %u "
+			      "for %u (%u before): the receive delay went the other way",
+			      np_coal_field_name(f), now->val[f], want->val[f], b);
+	}
+	return 0;
+}
+
 int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np_state *before,
 		     const struct np_state *goal, enum np_phase phase, struct np_error *err)
 {
@@ -135,8 +208,16 @@ int np_engine_verify(struct np_engine *e, struct np_state **cur, const struct np
 
 			np_value_format(&c->before, x, sizeof(x));
 			np_value_format(&c->after, y, sizeof(y));
-			if (a && !strcmp(a->value, x) && w && !kept) {
+			/* what the device said right after netpolicy's own write
+			 * is the driver's answer (rounded, clamped, or set with
+			 * another field), never another writer */
+			if (a && !strcmp(a->value, x) && !kept) {
 				note(e, knob, c);
+				answered(e, knob, c->what, phase);
+				continue;
+			}
+			if (kept && phase == NP_PHASE_VERIFY) {
+				r = kept_by_driver(e, s, c->what, x, y, err);
 				continue;
 			}
 			if (kept) {

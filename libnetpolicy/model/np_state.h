@@ -86,6 +86,9 @@ struct np_rings {
 	bool fixed;		/* reported, but the driver has no setter (probed) */
 };
 
+/* The sizes of a ring request, as a step's field bits (plan/knob/rings.c). */
+enum np_ring_field { NP_RING_RX, NP_RING_RX_MINI, NP_RING_RX_JUMBO, NP_RING_TX, NP_RING__COUNT };
+
 /* Same order as the ethtool netlink COALESCE attributes (RX_USECS = 0). */
 enum np_coal_field {
 	NP_COAL_RX_USECS,

@@ -60,13 +60,17 @@ static void keep_queues(struct np_dev *t, const struct np_dev *d, const char *kn
 	}
 }
 
-/* "coalesce.FIELD": one field the driver refused, the others of the
- * request applied (apply/refuse.c). */
-static void keep_coal_fields(struct np_plan *plan, const struct np_state *st, const char *drop)
+/* "coalesce.FIELD", "rings.FIELD": one field the driver refused, the
+ * others of the request applied (apply/refuse.c). */
+static void keep_fields(struct np_plan *plan, const struct np_state *st, const char *drop)
 {
-	for (int f = 0; f < NP_COAL__COUNT; f++) {
-		char item[40];
+	struct np_rings *r = &plan->target->dev.rings;
+	const struct np_rings *d = &st->dev.rings;
+	uint32_t *rt[NP_RING__COUNT] = { &r->rx, &r->rx_mini, &r->rx_jumbo, &r->tx };
+	const uint32_t *rd[NP_RING__COUNT] = { &d->rx, &d->rx_mini, &d->rx_jumbo, &d->tx };
+	char item[40];
 
+	for (int f = 0; f < NP_COAL__COUNT; f++) {
 		snprintf(item, sizeof(item), "coalesce.%s", np_coal_field_name(f));
 		if (!np_knob_listed(drop, item))
 			continue;
@@ -74,13 +78,21 @@ static void keep_coal_fields(struct np_plan *plan, const struct np_state *st, co
 		np_plan_note(plan, "coalesce", "%s left as it is: the driver refused it when this "
 			     "policy was applied", np_coal_field_name(f));
 	}
+	for (int f = 0; f < NP_RING__COUNT; f++) {
+		snprintf(item, sizeof(item), "rings.%s", np_ring_field_name(f));
+		if (!np_knob_listed(drop, item))
+			continue;
+		*rt[f] = *rd[f];
+		np_plan_note(plan, "rings", "the %s ring left as it is: the driver refused it when "
+			     "this policy was applied", np_ring_field_name(f));
+	}
 }
 
 void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop)
 {
 	struct np_state *t = plan->target;
 
-	keep_coal_fields(plan, st, drop);
+	keep_fields(plan, st, drop);
 
 	for (size_t k = 0; np_knobs[k]; k++) {
 		const char *name = np_knobs[k]->name;

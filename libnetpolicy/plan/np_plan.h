@@ -179,6 +179,9 @@ int np_plan_warn(struct np_plan *plan, const char *knob, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* One step for a group of counts written in one request (channels, rings):
  * a change for each count that differs, nothing when none does. */
+/* "rx", "rx-mini", "rx-jumbo", "tx": a ring size's name (knob/rings.c). */
+const char *np_ring_field_name(int f);
+
 struct np_count_change {
 	const char *name;
 	uint32_t before, after;

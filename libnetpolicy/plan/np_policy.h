@@ -108,6 +108,13 @@ struct np_cpu_order {
 int np_cpu_order(const struct np_topology *t, const struct np_cpumask *eligible,
 		 const struct np_cpumask *local, struct np_cpu_order *ret);
 void np_cpu_order_clear(struct np_cpu_order *o);
+/* Queue q's CPU where the kernel delivers its IRQ now (effective_affinity;
+ * o's CPU for a queue without a readable IRQ): the order XPS and RPS follow
+ * when the IRQs' affinity is not netpolicy's to set (refused, or managed by
+ * the kernel).  1 and *ret filled (clear it), 0 when there is nothing to
+ * order, -ENOMEM. */
+int np_cpu_order_effective(const struct np_state *st, const struct np_cpu_order *o,
+			   struct np_cpu_order *ret);
 
 
 /* Fill plan->target (already a copy of the state) per policy and options;

@@ -155,3 +155,33 @@ out:
 	free(order);
 	return r;
 }
+
+int np_cpu_order_effective(const struct np_state *st, const struct np_cpu_order *o,
+			   struct np_cpu_order *ret)
+{
+	const struct np_dev *d = &st->dev;
+	unsigned n = d->n_rxq > d->n_txq ? d->n_rxq : d->n_txq;
+
+	if (!n || !o->n)
+		return 0;
+	*ret = *o;
+	ret->order = malloc(sizeof(*ret->order) * n);
+	if (!ret->order) {
+		memset(ret, 0, sizeof(*ret));
+		return -ENOMEM;
+	}
+	ret->n = n;
+	for (unsigned q = 0; q < n; q++) {
+		int cpu = -1;
+
+		/* where the kernel delivers the queue's interrupt now */
+		for (unsigned i = 0; i < d->n_irq && cpu < 0; i++)
+			if (d->irq[i].queue == (int)q && d->irq[i].kind != NP_IRQ_OTHER &&
+			    !d->irq[i].err)
+				cpu = np_cpumask_next(&d->irq[i].effective, 0);
+		if (cpu < 0 || (unsigned)cpu >= st->topo.nr_cpus)
+			cpu = (int)np_queue_cpu(o, q);
+		ret->order[q] = (unsigned)cpu;
+	}
+	return 1;
+}

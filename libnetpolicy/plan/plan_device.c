@@ -31,6 +31,9 @@ static uint32_t ring_size(uint32_t burst, uint32_t own, uint32_t max)
 {
 	uint32_t n = 1;
 
+	/* a maximum of 0: the device has no such ring (a USB NIC's tx) */
+	if (!max)
+		return own;
 	while (n < burst && n < (1u << 30))
 		n <<= 1;
 	if (n < own)
@@ -64,7 +67,12 @@ static uint32_t side_size(enum np_ring_rule r, uint32_t n, uint32_t burst, uint3
 				     "the size stays", side);
 		return max ? max : own;
 	case NP_RING_COUNT:
-		if (max && n > max) {
+		if (!max) {
+			np_plan_note(plan, "rings", "%s ring %u asked, the driver reports no maximum "
+				     "for it: the size stays", side, n);
+			return own;
+		}
+		if (n > max) {
 			np_plan_note(plan, "rings", "%s ring %u asked, the driver's maximum is %u: "
 				     "%u used", side, n, max, max);
 			return max;

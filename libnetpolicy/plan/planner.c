@@ -204,6 +204,14 @@ static void plan_irqs(const struct np_state *st, const struct np_cpu_order *o, u
 			     st->dev.driver);
 }
 
+/* rx-hashing off and fixed: the device hashes no flow to a queue. */
+static bool rx_hash_off(const struct np_state *st)
+{
+	const struct np_feature *f = np_features_find(&st->dev.features, "rx-hashing");
+
+	return !st->dev.features.err && f && f->fixed && !f->active;
+}
+
 /* The CPUs the plan may use (eligible) in the order queues take them:
  * local to the NIC first, or all remote when no allowed CPU is local. */
 static int order_cpus(const struct np_plan_opts *opts, const struct np_state *st,
@@ -240,10 +248,18 @@ static int plan_knobs(const struct np_policy *p, const struct np_state *st,
 		      const struct np_plan_base *base, const struct np_cpu_order *o, unsigned nq,
 		      unsigned want, struct np_plan *plan)
 {
+	unsigned hw_rx = 0;	/* the queues the NIC spreads over, when not nq */
 	int r;
 
 	np_plan_features(p, st, plan);
-	if (plan->target->dev.rss.err || !plan->target->dev.rss.indir_size)
+	if (!plan->target->dev.rss.err && plan->target->dev.rss.indir_size && rx_hash_off(st)) {
+		/* no RSS engine in use: a table write is refused (EINVAL) or
+		 * does nothing, and the receive work lands on one queue, so
+		 * RPS is what spreads it where the policy spreads */
+		np_plan_note(plan, "rss", "rx-hashing is off and fixed by driver %s: its indirection "
+			     "table is not in use and stays as the driver keeps it", st->dev.driver);
+		hw_rx = 1;
+	} else if (plan->target->dev.rss.err || !plan->target->dev.rss.indir_size)
 		np_plan_note(plan, "rss", "%s %s: the driver's own spreading stays",
 			     plan->target->dev.rss.err ? np_unsupported(plan->target->dev.rss.err) :
 			     "no indirection table from", st->dev.driver);
@@ -263,7 +279,7 @@ static int plan_knobs(const struct np_policy *p, const struct np_state *st,
 	r = np_plan_xps(st, o, nq, plan);
 	if (r < 0)
 		return r;
-	np_plan_rps(p, st, o, nq, want, plan);
+	np_plan_rps(p, st, o, hw_rx ? hw_rx : nq, want, plan);
 	np_plan_sysctls(p, st, base, plan);
 	/* last: a custom policy's offloads win over what steering wants */
 	np_plan_policy_features(p, st, plan);
@@ -293,6 +309,21 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 	r = order_cpus(opts, st, plan, &eligible, &o, err);
 	if (r < 0)
 		return r;
+	/* IRQs the driver refused to move stay where the kernel put them:
+	 * the queues' CPUs (XPS, RPS) are those */
+	if (opts && np_knob_listed(opts->drop, "irq-affinity")) {
+		struct np_cpu_order eff;
+
+		r = np_cpu_order_effective(st, &o, &eff);
+		if (r < 0) {
+			np_cpu_order_clear(&o);
+			return np_err(err, r, NP_PHASE_PLAN, NULL, "out of memory");
+		}
+		if (r > 0) {
+			np_cpu_order_clear(&o);
+			o = eff;
+		}
+	}
 	/* knobs this policy does not own first: the policy's values win */
 	np_plan_restore(p, st, base, plan);
 	/* the ntuple rules and RSS contexts netpolicy made go unless the

@@ -126,8 +126,9 @@ static void xps_default(const struct np_topology *t, struct np_dev *d)
 
 /* Re-requested vectors come back with the default affinity (all online
  * CPUs); x86 then targets one CPU of it. */
-static void irq_reset(const struct np_topology *t, struct np_dev *d)
+static void irq_reset(const struct np_sim_model *m, struct np_dev *d)
 {
+	const struct np_topology *t = &m->topo;
 	int first = np_cpumask_next(&t->online, 0);
 
 	for (unsigned i = 0; i < d->n_irq; i++) {
@@ -136,9 +137,10 @@ static void irq_reset(const struct np_topology *t, struct np_dev *d)
 		uint32_t id;
 		int queue;
 
-		/* a queue's vector by its name or by the kernel's NAPI map */
+		/* a queue's vector by its name or by the kernel's NAPI map; the
+		 * kernel's own spread of managed vectors stays */
 		if ((q->kind == NP_IRQ_OTHER && !np_irq_napi_tie(d, q->irq, &kind, &queue, &id)) ||
-		    q->err)
+		    q->err || np_sim_irq_managed(m, q->irq))
 			continue;
 		q->affinity = t->online;
 		np_cpumask_zero(&q->effective);
@@ -220,7 +222,7 @@ static int channels(struct np_sim *s, struct np_sim_call *c, const struct np_cha
 	 * rules, resets both */
 	drv = s->m.no_driver_rules ? NULL : np_driver_lookup(d->driver);
 	if (!drv || drv->chan_affinity != NP_CHAN_KEEPS)
-		irq_reset(&s->m.topo, d);
+		irq_reset(&s->m, d);
 	if (!drv || drv->chan_xps != NP_CHAN_KEEPS)
 		xps_default(&s->m.topo, d);
 	s->dirty = true;
@@ -284,7 +286,14 @@ int np_sim_set_rings(struct np_backend *be, const struct np_dev *dev,
 {
 	struct np_sim *s = np_sim_of(be);
 	struct np_sim_call c = { .op = NP_SIM_OP_SET_RINGS, .phase = NP_PHASE_APPLY, .knob = "rings" };
-	int r = np_sim_begin(s, &c, dev->ifname, true, err);
+	int r;
+
+	/* the sizes the request changes, for a fault that names one */
+	c.fields = (want->rx != dev->rings.rx) << NP_RING_RX |
+		   (want->rx_mini != dev->rings.rx_mini) << NP_RING_RX_MINI |
+		   (want->rx_jumbo != dev->rings.rx_jumbo) << NP_RING_RX_JUMBO |
+		   (want->tx != dev->rings.tx) << NP_RING_TX;
+	r = np_sim_begin(s, &c, dev->ifname, true, err);
 
 	if (r >= 0)
 		r = rings(s, &c, want, err);
@@ -304,6 +313,7 @@ static int coalesce(struct np_sim *s, struct np_sim_call *c, const struct np_coa
 	const struct np_driver *drv;
 	uint32_t val[NP_COAL__COUNT];
 	bool same = true;
+	int r;
 
 	if (n->err)
 		return np_sim_fail(err, c->phase, c->knob, n->err, NULL);
@@ -335,7 +345,6 @@ static int coalesce(struct np_sim *s, struct np_sim_call *c, const struct np_coa
 		 * current values, and checks them all */
 		struct np_coalesce all = *n;
 		char why[200];
-		int r;
 
 		memcpy(all.val, val, sizeof(val));
 		r = np_driver_coal_check(np_driver_lookup(c->dev->driver), c->dev, &all, n->supported,
@@ -343,8 +352,12 @@ static int coalesce(struct np_sim *s, struct np_sim_call *c, const struct np_coa
 		if (r < 0)
 			return np_sim_fail(err, c->phase, c->knob, r, why);
 	}
+	r = np_sim_coal_refuses(c, n->val, val, fields, err);
+	if (r < 0)
+		return r;
 	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
 		return 0;
+	np_sim_coal_stores(c, n->val, val, fields);
 	memcpy(n->val, val, sizeof(val));
 	/* igc_ethtool_set_coalesce(): with queue pairs Tx takes rx-usecs */
 	if (drv && drv->paired_tx_follows_rx && np_driver_paired(c->dev))

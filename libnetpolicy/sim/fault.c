@@ -24,6 +24,14 @@ int np_sim_fail(struct np_error *err, enum np_phase phase, const char *knob, int
 	return code;
 }
 
+bool np_sim_irq_managed(const struct np_sim_model *m, unsigned irq)
+{
+	for (size_t i = 0; i < m->n_managed; i++)
+		if (m->managed[i] == irq)
+			return true;
+	return false;
+}
+
 struct np_dev *np_sim_find_dev(struct np_sim_model *m, const char *ifname)
 {
 	for (size_t i = 0; i < m->n_devs; i++)
@@ -63,10 +71,13 @@ int np_sim_begin(struct np_sim *s, struct np_sim_call *c, const char *ifname, bo
 		if (f->op != c->op)
 			continue;
 		counted = true;
-		if (hit || (f->device[0] && strcmp(f->device, ifname)))
+		if (hit || (f->device[0] && strcmp(f->device, ifname)) ||
+		    (f->knob[0] && (!c->knob || strcmp(f->knob, c->knob))))
 			continue;
-		if (f->fields ? (f->fields & c->fields) && s->m.calls[c->op] >= f->after :
-				f->after == s->m.calls[c->op])
+		if (f->mode >= NP_SIM_MODE_KEEP)
+			hit = s->m.calls[c->op] >= f->after ? f : NULL;
+		else if (f->fields ? (f->fields & c->fields) && s->m.calls[c->op] >= f->after :
+			 f->every ? s->m.calls[c->op] >= f->after : f->after == s->m.calls[c->op])
 			hit = f;
 	}
 	if (counted) {

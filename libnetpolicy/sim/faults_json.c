@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/np_plan.h"
 #include "np_sim.h"
 
 static const char *const op_names[NP_SIM_OP__COUNT] = {
@@ -35,6 +36,9 @@ static const char *const mode_names[] = {
 	[NP_SIM_MODE_IGNORE] = "ignore",
 	[NP_SIM_MODE_ROUND] = "round",
 	[NP_SIM_MODE_VANISH] = "vanish",
+	[NP_SIM_MODE_KEEP] = "keep",
+	[NP_SIM_MODE_COUPLE] = "couple",
+	[NP_SIM_MODE_ADAPTIVE_USECS] = "adaptive_usecs",
 };
 
 static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault *f,
@@ -69,9 +73,12 @@ static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault
 		for (i = 0; i < NP_ARRAY_SIZE(mode_names) && strcmp(s, mode_names[i]); i++)
 			;
 		if (i == NP_ARRAY_SIZE(mode_names))
-			return np_sim_bad(err, p, "mode: expected \"fail\", \"ignore\", \"round\" or \"vanish\"");
+			return np_sim_bad(err, p, "mode: expected \"fail\", \"ignore\", \"round\", "
+					  "\"vanish\", \"keep\", \"couple\" or \"adaptive_usecs\"");
 		f->mode = (enum np_sim_mode)i;
 	}
+	if (f->mode >= NP_SIM_MODE_KEEP && f->op != NP_SIM_OP_SET_COALESCE)
+		return np_sim_bad(err, p, "mode: \"%s\" is a set_coalesce behaviour", mode_names[f->mode]);
 	if (f->mode == NP_SIM_MODE_ROUND && f->op != NP_SIM_OP_SET_CHANNELS && f->op != NP_SIM_OP_SET_RINGS &&
 	    f->op != NP_SIM_OP_SET_COALESCE && f->op != NP_SIM_OP_WRITE_ATTR)
 		return np_sim_bad(err, p, "mode: \"round\" needs an operation with numeric values");
@@ -103,14 +110,34 @@ static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault
 		snprintf(f->device, sizeof(f->device), "%s", json_object_get_string(v));
 	}
 	if (json_object_object_get_ex(o, "field", &v)) {
-		int fld = json_object_is_type(v, json_type_string) ?
-				  np_coal_field_lookup(json_object_get_string(v)) : -1;
+		const char *name = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+		int fld = -1;
 
-		if (f->op != NP_SIM_OP_SET_COALESCE || f->mode != NP_SIM_MODE_FAIL)
-			return np_sim_bad(err, p, "field: only a failing set_coalesce names a field");
-		if (fld < 0)
+		if (f->op == NP_SIM_OP_SET_RINGS && f->mode == NP_SIM_MODE_FAIL) {
+			for (int k = 0; k < NP_RING__COUNT; k++)
+				if (!strcmp(name, np_ring_field_name(k)))
+					fld = k;
+		}
+		if (fld < 0 && (f->op != NP_SIM_OP_SET_COALESCE ||
+				(f->mode != NP_SIM_MODE_FAIL && f->mode != NP_SIM_MODE_KEEP)))
+			return np_sim_bad(err, p, "field: only a failing set_coalesce names a field "
+					  "(or a keeping one; a failing set_rings names a ring)");
+		if (fld < 0 && (fld = np_coal_field_lookup(name)) < 0)
 			return np_sim_bad(err, p, "field: expected a coalescing field like \"rx-frames\"");
 		f->fields = 1u << fld;
+	}
+	if (f->mode == NP_SIM_MODE_KEEP && !f->fields)
+		return np_sim_bad(err, p, "mode: \"keep\" needs the field it keeps");
+	if (json_object_object_get_ex(o, "every", &v)) {
+		if (!json_object_is_type(v, json_type_boolean))
+			return np_sim_bad(err, p, "every: expected true or false");
+		f->every = json_object_get_boolean(v);
+	}
+	if (json_object_object_get_ex(o, "knob", &v)) {
+		if (!json_object_is_type(v, json_type_string) ||
+		    json_object_get_string_len(v) >= (int)sizeof(f->knob))
+			return np_sim_bad(err, p, "knob: expected a knob name like \"irq-affinity\"");
+		snprintf(f->knob, sizeof(f->knob), "%s", json_object_get_string(v));
 	}
 	return 0;
 }
@@ -134,6 +161,21 @@ int np_sim_faults_parse(struct np_sim_model *m, struct np_error *err)
 			if (r < 0)
 				return r;
 			m->n_faults++;
+		}
+	}
+	if (json_object_object_get_ex(m->root, "managed_irqs", &arr)) {
+		if (!json_object_is_type(arr, json_type_array))
+			return np_sim_bad(err, "managed_irqs", "expected an array of IRQ numbers");
+		n = json_object_array_length(arr);
+		if (n && !(m->managed = calloc(n, sizeof(*m->managed))))
+			return np_err(err, -ENOMEM, NP_PHASE_INPUT, NULL, "out of memory");
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *v = json_object_array_get_idx(arr, i);
+
+			if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+			    json_object_get_int64(v) > UINT32_MAX)
+				return np_sim_bad(err, "managed_irqs", "[%zu]: expected an IRQ number", i);
+			m->managed[m->n_managed++] = (unsigned)json_object_get_int64(v);
 		}
 	}
 	if (json_object_object_get_ex(m->root, "calls", &calls)) {

@@ -173,6 +173,9 @@ static int write_irq(struct np_sim *s, struct np_sim_call *c, unsigned irq, cons
 		return attr_fail(err, NP_ATTR_IRQ_AFFINITY, irq, -ENOENT);
 	if (q->err)
 		return attr_fail(err, NP_ATTR_IRQ_AFFINITY, irq, q->err);
+	/* irq_can_set_affinity_usr() (kernel/irq/manage.c) */
+	if (np_sim_irq_managed(&s->m, irq))
+		return attr_fail(err, NP_ATTR_IRQ_AFFINITY, irq, -EIO);
 	r = np_cpumask_parse_list(value, &m);
 	if (r == 0 && np_cpumask_next(&m, t->nr_cpus) >= 0)
 		r = -ERANGE;

@@ -25,6 +25,7 @@ void np_sim_model_clear(struct np_sim_model *m)
 		np_dev_clear(&m->devs[i]);
 	free(m->devs);
 	free(m->faults);
+	free(m->managed);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -39,7 +39,14 @@ enum np_sim_op {
 };
 
 /* What a fault does to the call it hits. */
-enum np_sim_mode { NP_SIM_MODE_FAIL, NP_SIM_MODE_IGNORE, NP_SIM_MODE_ROUND, NP_SIM_MODE_VANISH };
+enum np_sim_mode {
+	NP_SIM_MODE_FAIL, NP_SIM_MODE_IGNORE, NP_SIM_MODE_ROUND, NP_SIM_MODE_VANISH,
+	/* set_coalesce behaviours (behave.c), on every call from the after-th:
+	 * the request is taken but its `fields` keep their values; rx-usecs
+	 * and tx-usecs are one timer; a usecs change is refused in a request
+	 * that leaves adaptive moderation on */
+	NP_SIM_MODE_KEEP, NP_SIM_MODE_COUPLE, NP_SIM_MODE_ADAPTIVE_USECS,
+};
 
 struct np_sim_fault {
 	enum np_sim_op op;
@@ -51,6 +58,8 @@ struct np_sim_fault {
 	/* set_coalesce: fires on every call from the after-th on whose
 	 * request carries this field (a driver refusing one value) */
 	uint32_t fields;
+	bool every;		/* fires on every call from the after-th on */
+	char knob[16];		/* "" = any; else only calls writing this knob */
 };
 
 struct np_sim_model {
@@ -62,6 +71,11 @@ struct np_sim_model {
 	struct np_sim_fault *faults;
 	size_t n_faults;
 	uint64_t calls[NP_SIM_OP__COUNT];	/* counted only for ops that have faults */
+	/* "managed_irqs": vectors the kernel spreads itself (PCI_IRQ_AFFINITY,
+	 * IRQ_NO_BALANCING): their affinity writes fail with EIO and a channel
+	 * change leaves them where they are */
+	unsigned *managed;
+	size_t n_managed;
 	/* "driver_rules": false: the model's devices take whatever their
 	 * ethtool data allows, not what np_drivers.h says the driver does */
 	bool no_driver_rules;
@@ -116,6 +130,16 @@ int np_sim_fail(struct np_error *err, enum np_phase phase, const char *knob, int
 int np_sim_begin(struct np_sim *s, struct np_sim_call *c, const char *ifname, bool need_dev,
 		 struct np_error *err);
 int np_sim_finish(struct np_sim *s, int r, struct np_error *err);
+bool np_sim_irq_managed(const struct np_sim_model *m, unsigned irq);
+
+/* behave.c: the set_coalesce behaviours of the fault c->fault holds.
+ * Before the driver stores val (the request merged into the current values
+ * cur, `fields` sent): -EINVAL when it refuses the request; after: what
+ * it keeps of val. */
+int np_sim_coal_refuses(const struct np_sim_call *c, const uint32_t *cur, const uint32_t *val,
+			uint32_t fields, struct np_error *err);
+void np_sim_coal_stores(const struct np_sim_call *c, const uint32_t *cur, uint32_t *val,
+			uint32_t fields);
 
 /* driver.c */
 uint32_t np_sim_roundup_pow2(uint32_t v);

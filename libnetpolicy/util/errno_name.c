@@ -22,6 +22,10 @@ static const struct {
 	{ "ENOTSUP", ENOTSUP }, { "ENOBUFS", ENOBUFS }, { "ENETDOWN", ENETDOWN },
 	{ "ETIMEDOUT", ETIMEDOUT }, { "ECANCELED", ECANCELED }, { "EALREADY", EALREADY },
 	{ "EINPROGRESS", EINPROGRESS }, { "ENOLINK", ENOLINK }, { "EDQUOT", EDQUOT },
+	{ "EBADMSG", EBADMSG },
+	/* the kernel's own "operation not supported" (include/linux/errno.h),
+	 * which some drivers return to user space as it is */
+	{ "ENOTSUPP", 524 },
 };
 
 int np_errno_parse(const char *s)

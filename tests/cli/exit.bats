@@ -96,7 +96,7 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 }
 
 @test "exit 3: the apply failed and was rolled back" {
-	with_fault ixgbe-16cpu '[{"op":"set_channels","errno":"EBUSY"}]'
+	with_fault ixgbe-16cpu '[{"op":"set_channels","errno":"ENOBUFS"}]'
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	run npsim "$dev" set throughput
 	[ "$status" -eq 3 ]
@@ -104,8 +104,8 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 }
 
 @test "exit 4: the rollback is incomplete" {
-	with_fault ixgbe-16cpu '[{"op":"write_attr","after":2,"errno":"EIO"},
-				{"op":"set_channels","after":1,"errno":"EBUSY"}]'
+	with_fault ixgbe-16cpu '[{"op":"write_attr","after":2,"errno":"ENOBUFS"},
+				{"op":"set_channels","after":1,"errno":"ENOBUFS"}]'
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	run npsim "$dev" set throughput
 	[ "$status" -eq 4 ]

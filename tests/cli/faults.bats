@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # Fault injection through the simulated backend: for every policy and every
-# step k of the apply, the driver fails step k (or silently ignores it, or
-# the device vanishes).  The device must end exactly as it was, with exit 3
-# and a message naming the step and the driver's reason.
+# step k of the apply, step k fails in a way that leaves the device's state
+# unknown (ENOBUFS: netpolicy(8), "What rolls back"), or the device
+# vanishes.  The device must end exactly as it was, with exit 3 and a
+# message naming the step and the reason.  (A refusal with any other errno
+# degrades: tests/cli/refuse.bats, degrade.bats.)
 
 load ../helpers
 
@@ -36,7 +38,7 @@ run_faults() {	# run_faults MODEL: every policy, every step, mode fail
 			op=$(op_of "$knob")
 			after=${seen[$op]:-0}
 			seen[$op]=$((after + 1))
-			with_fault "$model" "{\"op\":\"$op\",\"after\":$after,\"errno\":\"EBUSY\",\"extack\":\"injected at step $k\"}"
+			with_fault "$model" "{\"op\":\"$op\",\"after\":$after,\"errno\":\"ENOBUFS\",\"extack\":\"injected at step $k\"}"
 			dev=$(jq -r '.devices[0].ifname' "$MODEL")
 			before=$(state_of "$dev")
 			run npsim "$dev" set "$policy"
@@ -79,21 +81,28 @@ kill_stopped() { kill -9 "$pid"; wait "$pid" 2>/dev/null || true; }
 	run_faults isolated
 }
 
-@test "a driver that ignores a value: the apply fails verification and rolls back" {
-	with_fault ixgbe-16cpu '{"op":"set_rings","mode":"ignore"}'
+@test "a driver that ignores a value: its answer, left out and reported; --strict rolls back" {
+	with_fault ixgbe-16cpu '{"op":"set_rings","mode":"ignore","every":true}'
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	before=$(state_of "$dev")
 	# cpu raises ixgbe's 512-descriptor rings (heavy moderation)
-	run npsim "$dev" set cpu
+	run npsim "$dev" set cpu --strict
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"rings"*"the driver kept"* ]]
 	[ "$(state_of "$dev")" = "$before" ]
+	# what the driver kept is its refusal, not another writer's change
+	run npsim --json "$dev" set cpu
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.dropped[] | [.knob, has("errno")]] | unique' <<<"$output")" = '[["rings",false]]' ]
+	[[ "$(jq -r '.dropped[0].reason' <<<"$output")" == *"the driver kept 512, wanted"* ]]
+	run npsim "$dev" check
+	[ "$status" -eq 0 ]
 }
 
 @test "a driver that rounds a value: applied, and the rounding reported" {
 	# (ixgbe takes its adaptive rx-usecs 1 for throughput: a fixed value
 	# is planned by latency on mlx5)
-	with_fault mlx5-2s64c '{"op":"set_coalesce","mode":"round"}'
+	with_fault mlx5-2s64c '{"op":"set_coalesce","mode":"round","every":true}'
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	run npsim --json "$dev" set latency
 	[ "$status" -eq 0 ]
@@ -114,8 +123,8 @@ kill_stopped() { kill -9 "$pid"; wait "$pid" 2>/dev/null || true; }
 @test "rollback that itself fails: exit 4, the journal kept, a later reset finishes it" {
 	# the forward write fails at the 3rd IRQ write, and the rollback's
 	# first channel change fails too
-	with_fault ixgbe-16cpu '{"op":"write_attr","after":2,"errno":"EIO"}'
-	jq '.faults += [{"op":"set_channels","after":1,"errno":"EBUSY","extack":"busy during rollback"}]' \
+	with_fault ixgbe-16cpu '{"op":"write_attr","after":2,"errno":"ENOBUFS"}'
+	jq '.faults += [{"op":"set_channels","after":1,"errno":"ENOBUFS","extack":"busy during rollback"}]' \
 		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")
 	before=$(state_of "$dev")

@@ -106,7 +106,7 @@ AGAIN=(set mixed --flow latency:tcp:6379 --cpus 0-3)
 		cp "$NP_TMP/owned.json" "$MODEL"
 		rm -rf "$STATE_DIR" && cp -r "$NP_TMP/owned.state" "$STATE_DIR"
 		before=$(state_of "$DEV")
-		jq --argjson f "{\"op\":\"$op\",\"after\":$after,\"errno\":\"EBUSY\",\"extack\":\"injected at step $k\"}" \
+		jq --argjson f "{\"op\":\"$op\",\"after\":$after,\"errno\":\"ENOBUFS\",\"extack\":\"injected at step $k\"}" \
 			'.faults = [$f]' "$MODEL" >"$NP_TMP/f" && mv "$NP_TMP/f" "$MODEL"
 		run npsim "$DEV" "${AGAIN[@]}"
 		[ "$status" -eq 3 ] || { echo "step $k ($op): exit $status: $output"; return 1; }

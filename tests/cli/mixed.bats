@@ -191,7 +191,7 @@ steps_of() {
 			seen[$op]=$((after + 1))
 			np_model $m
 			rm -rf "$STATE_DIR"	# steps_of's clean run
-			jq --argjson f "{\"op\":\"$op\",\"after\":$after,\"errno\":\"EBUSY\",\"extack\":\"injected at step $k\"}" \
+			jq --argjson f "{\"op\":\"$op\",\"after\":$after,\"errno\":\"ENOBUFS\",\"extack\":\"injected at step $k\"}" \
 				'.faults = [$f]' "$MODEL" >"$NP_TMP/f" && mv "$NP_TMP/f" "$MODEL"
 			dev=$(dev_of)
 			before=$(state_of "$dev")
@@ -217,7 +217,7 @@ steps_of() {
 	rec=$(cat "$STATE_DIR/$dev.policy")
 	before=$(state_of "$dev")
 	for op in rule_delete ctx_delete rule_insert; do
-		jq --argjson f "{\"op\":\"$op\",\"after\":0,\"errno\":\"EBUSY\"}" '.faults = [$f]' \
+		jq --argjson f "{\"op\":\"$op\",\"after\":0,\"errno\":\"ENOBUFS\"}" '.faults = [$f]' \
 			"$MODEL" >"$NP_TMP/f" && mv "$NP_TMP/f" "$MODEL"
 		run npsim "$dev" set mixed --flow latency:tcp:11211
 		[ "$status" -eq 3 ] || { echo "$op: exit $status: $output"; return 1; }

@@ -121,7 +121,7 @@ ice_tuned() {
 		[ "$knob" = queue-coalesce ] || continue
 		ice_tuned
 		rm -rf "$STATE_DIR"
-		jq --argjson f "{\"op\":\"set_queue_coalesce\",\"after\":$n,\"errno\":\"EINVAL\",\"extack\":\"injected at step $k\"}" \
+		jq --argjson f "{\"op\":\"set_queue_coalesce\",\"after\":$n,\"errno\":\"ENOBUFS\",\"extack\":\"injected at step $k\"}" \
 			'.faults = [$f]' "$MODEL" >"$NP_TMP/f" && mv "$NP_TMP/f" "$MODEL"
 		dev=$(dev_of)
 		before=$(state_of "$dev")

@@ -130,7 +130,7 @@ napi_steps() {
 			[[ $knob == napi-config && ${first[$knob]} -eq 2 ]] && continue
 			napi_model $m
 			rm -rf "$STATE_DIR"
-			jq --argjson f "{\"op\":\"$op\",\"after\":$after,\"errno\":\"EBUSY\",\"extack\":\"injected at step $k\"}" \
+			jq --argjson f "{\"op\":\"$op\",\"after\":$after,\"errno\":\"ENOBUFS\",\"extack\":\"injected at step $k\"}" \
 				'.faults = [$f]' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
 			before=$(napis_of)
 			run "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"

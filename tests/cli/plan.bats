@@ -119,7 +119,7 @@ teardown() { np_cleanup_tmp; }
 }
 
 @test "an apply that fails on one device: rolled back there, the other done (exit 8)" {
-	jq '.faults = [{"op": "set_channels", "errno": "EBUSY", "extack": "injected", "device": "enp3s0f0"}]' \
+	jq '.faults = [{"op": "set_channels", "errno": "ENOBUFS", "extack": "injected", "device": "enp3s0f0"}]' \
 		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
 	# the global sysctls belong to both devices: enp0s3's apply changes them
 	dev_state() { npsim --json enp3s0f0 show | jq -S 'del(.policy, .policy_cpus, .drift, .sysctl)'; }

@@ -128,7 +128,7 @@ rec_locations() {
 		seen[$op]=$((after + 1))
 		np_sim_dev sfc-mixed
 		rm -rf "$STATE_DIR"
-		jq --argjson f "{\"op\":\"$op\",\"after\":$after,\"errno\":\"EBUSY\",\"extack\":\"injected at step $k\"}" \
+		jq --argjson f "{\"op\":\"$op\",\"after\":$after,\"errno\":\"ENOBUFS\",\"extack\":\"injected at step $k\"}" \
 			'.faults = [$f]' "$MODEL" >"$NP_TMP/f" && mv "$NP_TMP/f" "$MODEL"
 		before=$(state_of)
 		run "${NP[@]}" "$DEV" set mixed "${FLOWS[@]}"

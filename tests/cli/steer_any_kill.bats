@@ -168,7 +168,7 @@ sweep() {
 	cp "$MODEL" "$NP_TMP/mixed"
 	rec=$(cat "$STATE_DIR/$DEV.policy")
 	# the main RSS table comes after the rule deletions
-	jq '.faults = [{"op": "set_rss_indir", "after": 0, "errno": "EBUSY"}]' "$MODEL" >"$NP_TMP/x" &&
+	jq '.faults = [{"op": "set_rss_indir", "after": 0, "errno": "ENOBUFS"}]' "$MODEL" >"$NP_TMP/x" &&
 		mv "$NP_TMP/x" "$MODEL"
 	run "${NP[@]}" "$DEV" set throughput
 	[ "$status" -eq 3 ]

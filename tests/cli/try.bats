@@ -96,7 +96,7 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 }
 
 @test "try: a condition the driver refuses is rolled back: exit 3, the device restored" {
-	jq '.faults = [{"op":"set_channels","after":0,"errno":"EBUSY","extack":"injected"}]' \
+	jq '.faults = [{"op":"set_channels","after":0,"errno":"ENOBUFS","extack":"injected"}]' \
 		"$MODEL" >"$NP_TMP/f.json" && mv "$NP_TMP/f.json" "$MODEL"
 	before=$(np_sim_state)
 	run "${NP[@]}" "$DEV" try --rounds 2 --settle 0 throughput -- true

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Device-wide interrupt coalescing: one request carrying only the changed
- * fields (a field the driver lacks would fail the whole request); two where
- * the driver table says turning adaptive-rx off drops the rest (bnxt). */
+ * fields (a field the driver lacks would fail the whole request), adaptive
+ * moderation turned off or on in a request of its own (diff()). */
 #include "drivers/np_drivers.h"
 #include "plan/np_plan.h"
 
@@ -29,12 +29,14 @@ static int add_step(struct np_plan *plan, const struct np_coalesce *a,
 	return 0;
 }
 
+static int diff_fields(struct np_plan *plan, const struct np_coalesce *a,
+		       const struct np_coalesce *b, uint32_t fields);
+
 static int diff(struct np_plan *plan, const struct np_state *from, const struct np_state *to)
 {
 	const struct np_coalesce *a = &from->dev.coalesce, *b = &to->dev.coalesce;
 	const struct np_driver *drv = np_driver_lookup(to->dev.driver);
-	const uint32_t arx = NP_COAL_BIT(NP_COAL_ADAPTIVE_RX);
-	uint32_t fields = 0;
+	uint32_t fields = 0, off, on;
 	int r;
 
 	if (a->err || b->err)
@@ -59,13 +61,36 @@ static int diff(struct np_plan *plan, const struct np_state *from, const struct 
 	}
 	if (!fields)
 		return 0;
-	if (drv && drv->adaptive_off_alone && (fields & arx) && (fields & ~arx) &&
-	    a->val[NP_COAL_ADAPTIVE_RX] && !b->val[NP_COAL_ADAPTIVE_RX]) {
-		r = add_step(plan, a, b, arx);
+	/* Drivers validate the request's fields together ("cannot set usecs
+	 * if adaptive enabled"; bnxt turns DIM off and drops the rest): adaptive
+	 * moderation turned off goes first in a request of its own, and turned
+	 * on goes last in one of its own, so that usecs are never sent with
+	 * adaptive on.  Rollback and reset diff with this too. */
+	off = on = 0;
+	for (int f = NP_COAL_ADAPTIVE_RX; f <= NP_COAL_ADAPTIVE_TX; f++)
+		if (fields & (1u << f))
+			*(b->val[f] ? &on : &off) |= 1u << f;
+	if (off && (fields & ~off)) {
+		r = add_step(plan, a, b, off);
 		if (r < 0)
 			return r;
-		fields &= ~arx;
+		fields &= ~off;
 	}
+	if (on && (fields & ~on)) {
+		fields &= ~on;
+		r = diff_fields(plan, a, b, fields);
+		return r < 0 ? r : add_step(plan, a, b, on);
+	}
+	return diff_fields(plan, a, b, fields);
+}
+
+/* The rest of a request: one per field when the engine asks which one the
+ * driver refuses (refuse.c). */
+static int diff_fields(struct np_plan *plan, const struct np_coalesce *a,
+		       const struct np_coalesce *b, uint32_t fields)
+{
+	int r;
+
 	/* one request per field: which one the driver refuses (refuse.c) */
 	for (int f = 0; plan->split && f < NP_COAL__COUNT; f++)
 		if (fields & (1u << f)) {

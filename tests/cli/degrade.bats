@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# The degrade rule (netpolicy(8), "What degrades"): outside --strict a knob
+# or field the driver or kernel refuses, whatever the errno, is left out and
+# reported, the rest of the plan goes on with the steps that depended on it
+# planned again, `check` accepts the result and `reset` returns to pristine.
+# Each behaviour is a generic one found on drivers the driver table does not
+# know, reproduced with the simulator's faults (netpolicy-model(5)).
+
+load ../helpers
+
+setup() { np_tmpdir; }
+teardown() { np_cleanup_tmp; }
+
+# use MODEL [JQ-FILTER]: a private copy of a fixture, changed by the filter
+use() {
+	np_model "$1"
+	jq "${2:-.}" "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+	PRISTINE=$(state_of)
+}
+
+state_of() {	# the device as JSON, without netpolicy's own bookkeeping
+	npsim --json "$DEV" show | jq -S 'del(.policy, .policy_cpus, .drift)'
+}
+
+# set POLICY degrades to exit 0 with exactly the dropped [knob, field, errno]
+# triples $2 (JSON), check passes, reset restores pristine exactly
+degrades() {
+	run npsim --json "$DEV" set "$1"
+	[ "$status" -eq 0 ] || { echo "set $1: exit $status: $output"; return 1; }
+	[ "$(jq -c '[.dropped[]? | [.knob, .field // "", .errno // ""]]' <<<"$output")" = "$2" ] ||
+		{ echo "dropped: $(jq -c .dropped <<<"$output")"; return 1; }
+	[ "$(jq '.rolled_back' <<<"$output")" = false ]
+	SET=$output
+	AFTER=$(state_of)
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ] || { echo "check: $output"; return 1; }
+	run npsim "$DEV" reset
+	[ "$status" -eq 0 ] || { echo "reset: $output"; return 1; }
+	[ "$(state_of)" = "$PRISTINE" ] || { echo "reset: not pristine"; return 1; }
+}
+
+@test "EPERM from set_channels (a PF with VFs) leaves the channels out, not the policy" {
+	use mlx5-2s64c '.faults = [{op: "set_channels", every: true, errno: "EPERM",
+				    extack: "cannot change channels while VFs are enabled"}]'
+	degrades cpu '[["channels","","EPERM"]]'
+	[ "$(jq '.channels.combined' <<<"$AFTER")" = "$(jq '.channels.combined' <<<"$PRISTINE")" ]
+	# the rest of the plan is there: the IRQs moved
+	[ "$(jq -c '.irqs' <<<"$AFTER")" != "$(jq -c '.irqs' <<<"$PRISTINE")" ]
+}
+
+@test "kernel-managed IRQ vectors (EIO): affinity left out, XPS follows effective_affinity" {
+	# the kernel spread the queue vectors itself: queue q on CPU 15-q
+	use ixgbe-16cpu '.managed_irqs = [.devices[0].irqs[] | select(.queue != null) | .irq]
+		| .devices[0].irqs |= map(if .queue != null
+			then .affinity = "\(15 - .queue)" | .effective = "\(15 - .queue)" else . end)'
+	degrades latency '[["irq-affinity","","EIO"]]'
+	[[ "$(jq -r '.dropped[0].reason' <<<"$SET")" == *"smp_affinity_list: Input/output error"* ]]
+	# each tx queue's XPS is its IRQ's CPU (and its SMT sibling), where
+	# the kernel put the vector
+	[ "$(jq -r '.queues.tx[0].xps_cpus' <<<"$AFTER")" = 7,15 ]
+	[ "$(jq -r '.queues.tx[1].xps_cpus' <<<"$AFTER")" = 6,14 ]
+	[ "$(jq -c '[.irqs[] | select(.queue == 0) | .affinity]' <<<"$AFTER")" = '["15"]' ]
+}
+
+@test "EBUSY and the kernel's ENOTSUPP (524) from a knob are refusals like any other" {
+	use bnxt-8q '.faults = [{op: "set_rings", every: true, errno: "EBUSY"}]'
+	degrades cpu '[["rings","","EBUSY"]]'
+	use ixgbe-16cpu '.faults = [{op: "set_coalesce", every: true, errno: 524}]'
+	degrades latency '[["coalesce","rx-usecs","ENOTSUPP"]]'
+}
+
+@test "rx-hashing off [fixed]: no table write after the channel change, RPS spreads instead" {
+	use ixgbe-16cpu '.devices[0].features.list["rx-hashing"] = {active: false, wanted: false, fixed: true}
+		| .faults = [{op: "set_rss_indir", every: true, errno: "EINVAL"}]'
+	run npsim "$DEV" set throughput --dry-run
+	[[ "$output" == *"rss: rx-hashing is off and fixed by driver ixgbe: its indirection table is not in use"* ]]
+	[[ "$output" != *"rss: indir"*"->"*"queues"$'\n'* ]] || [[ "$output" == *"(by the driver)"* ]]
+	degrades throughput '[]'
+	# no table was written: the one fault never fired
+	[ "$(jq '.calls.set_rss_indir // 0' "$MODEL")" -eq 0 ]
+	# the receive work of the one hashed-to queue is spread by RPS
+	[ "$(jq -r '.queues.rx[0].rps_cpus' <<<"$AFTER")" != "" ]
+}
+
+@test "a tx ring maximum of 0: no tx ring in the request, the rx ring change applies" {
+	use bnxt-8q '.devices[0].rings.max_tx = 0 | .devices[0].rings.tx = 0'
+	run npsim "$DEV" set cpu --dry-run
+	[[ "$output" == *"rings: rx 511 -> 1024"* ]]
+	[[ "$output" != *"rings: tx"* ]]
+	degrades cpu '[]'
+	[ "$(jq -c '[.rings.rx, .rings.tx]' <<<"$AFTER")" = '[1024,0]' ]
+}
+
+@test "rings degrade per size: a refused tx size costs the rx one nothing" {
+	use bnxt-8q '.faults = [{op: "set_rings", field: "tx", errno: "EINVAL",
+				 extack: "requested ring size exceeds maximum"}]'
+	degrades cpu '[["rings","tx","EINVAL"]]'
+	[ "$(jq -c '[.rings.rx, .rings.tx]' <<<"$AFTER")" = '[1024,511]' ]
+}
