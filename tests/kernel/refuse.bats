@@ -16,10 +16,11 @@ setup() {
 teardown() { np_veth_teardown; }
 
 # netpolicy in the namespace with every write to tx-0's xps_cpus refused
+# with errno $ERRNO (EOPNOTSUPP unless set)
 refusing_xps() {
 	ip netns exec "$NS" env "$NP_NO_LSAN" strace -f -qq -o "$NP_TMP/trace" \
 		-P /sys/devices/virtual/net/v0/queues/tx-0/xps_cpus \
-		-e trace=write,pwrite64 -e inject=write,pwrite64:error=EOPNOTSUPP \
+		-e trace=write,pwrite64 -e inject=write,pwrite64:error="${ERRNO:-EOPNOTSUPP}" \
 		"$NETPOLICY" --state-dir "$STATE_DIR" "$@"
 }
 
@@ -48,4 +49,32 @@ refusing_xps() {
 	[[ "$output" != *dropped* ]]
 	[ "$(veth_snapshot)" = "$BEFORE" ]
 	[ ! -e "$(np_rec v0 policy)" ]
+}
+
+# The degrade rule (netpolicy(8) "What degrades"): a refusal is any errno the
+# kernel gives for one knob, not only "not supported".  EIO is what sysfs
+# answers for a write the device cannot take and EBUSY one it cannot take
+# now; before the rule each rolled the whole policy back (exit 3).
+@test "veth: XPS refused with EIO or EBUSY is left out and reported, the rest applies; reset is exact" {
+	for e in EIO EBUSY; do
+		ERRNO=$e run refusing_xps --json v0 set latency
+		[ "$status" -eq 0 ]
+		grep -q INJECTED "$NP_TMP/trace"
+		[ "$(jq -c '[.dropped[] | [.knob, .errno]]' <<<"$output")" = "[[\"xps\",\"$e\"]]" ]
+		[ "$(jq '.rolled_back' <<<"$output")" = false ]
+		[ "$(veth_snapshot)" != "$BEFORE" ]
+		[ "$(ip netns exec "$NS" cat /sys/class/net/v0/queues/tx-0/xps_cpus | tr -d 0,)" = "" ]
+		run npns v0 check
+		[ "$status" -eq 0 ]
+		run npns v0 reset
+		[ "$status" -eq 0 ]
+		[ "$(veth_snapshot)" = "$BEFORE" ]
+	done
+}
+
+@test "veth: XPS refused with EIO under --strict rolls everything back (exit 3)" {
+	ERRNO=EIO run refusing_xps v0 set latency --strict
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"xps_cpus: Input/output error"*"rolled back, the device is as it was"* ]]
+	[ "$(veth_snapshot)" = "$BEFORE" ]
 }
