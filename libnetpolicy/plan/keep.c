@@ -5,6 +5,7 @@
  * target gets the knob's values from the device as it is, so the differ
  * plans no step for it and `check` sees no drift there.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,9 +89,20 @@ static void keep_fields(struct np_plan *plan, const struct np_state *st, const c
 	}
 }
 
-void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop)
+/* A context serves the rules that point at it and a rule spreads over its
+ * context: refused either, the device's steering stays as it is, whole
+ * (the classes keep their queues, IRQs and coalescing; their flows are not
+ * steered, which the note says). */
+static int keep_steer(struct np_dev *t, const struct np_dev *d)
+{
+	np_steer_clear(&t->steer);
+	return np_steer_copy(&t->steer, &d->steer);
+}
+
+int np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop)
 {
 	struct np_state *t = plan->target;
+	bool steer_kept = false;
 
 	keep_fields(plan, st, drop);
 
@@ -130,10 +142,16 @@ void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *d
 			keep_queues(&t->dev, &st->dev, name);
 		else if (!strcmp(name, "sysctl"))
 			t->sys = st->sys;
+		else if ((!strcmp(name, "ntuple") || !strcmp(name, "rss-context")) && !steer_kept) {
+			if (keep_steer(&t->dev, &st->dev) < 0)
+				return -ENOMEM;
+			steer_kept = true;
+		}
 		if (!strcmp(name, "rfs"))
 			t->sys.rps_sock_flow_entries = st->sys.rps_sock_flow_entries;
 		if (strcmp(name, "channels"))
 			np_plan_note(plan, name, "left as it is: the driver refused it when this policy "
 				     "was applied");
 	}
+	return 0;
 }

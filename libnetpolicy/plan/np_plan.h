@@ -156,8 +156,9 @@ int np_knob_list_add(char *buf, size_t len, const char *name);
 
 /* keep.c: put back into plan->target, from `st`, every knob named in `drop`
  * (comma-separated), with a note for each: the plan leaves them alone.
- * Channels are the planner's (the queue count shapes the rest). */
-void np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop);
+ * Channels are the planner's (the queue count shapes the rest).  0, or
+ * -ENOMEM. */
+int np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop);
 
 /* Building plans (all -ENOMEM on failure). */
 int np_plan_new(struct np_plan **ret);

@@ -356,7 +356,7 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 		np_plan_mixed_napi(st, base, &plan->mixed->m, plan);
 	}
 	if (opts && opts->drop)
-		np_plan_keep(plan, st, opts->drop);
+		r = np_plan_keep(plan, st, opts->drop);
 out:
 	np_cpu_order_clear(&o);
 	if (r < 0)

@@ -98,3 +98,19 @@ degrades() {
 	degrades cpu '[["rings","tx","EINVAL"]]'
 	[ "$(jq -c '[.rings.rx, .rings.tx]' <<<"$AFTER")" = '[1024,511]' ]
 }
+
+@test "mixed: ntuple insertion refused (EAGAIN): the rules are left out, the classes' queues apply" {
+	use sfc-mixed '.faults += [{op: "rule_insert", every: true, errno: "EAGAIN", refusal: true}]'
+	run npsim --json "$DEV" set mixed --flow latency:tcp:11211 --flow cpu:udp:5353
+	[ "$status" -eq 0 ] || { echo "set: exit $status: $output"; return 1; }
+	[ "$(jq -c '[.dropped[]? | [.knob, .errno // ""]]' <<<"$output")" = '[["ntuple","EAGAIN"]]' ]
+	[ "$(jq '.rolled_back' <<<"$output")" = false ]
+	# the device's rules are as they were (the foreign VXLAN rule only):
+	# none of the classes' flows
+	[ "$(npsim --json "$DEV" show | jq -c '[.ntuple.rules[].location]')" = '[300]' ]
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ]
+	run npsim "$DEV" reset
+	[ "$status" -eq 0 ]
+	[ "$(state_of)" = "$PRISTINE" ]
+}

@@ -307,9 +307,11 @@ steps_of() {
 	[ "$status" -eq 0 ]
 	lat=$(jq -r .mixed.classes.latency.cpus "$STATE_DIR/$dev.policy")
 	ctx=$(jq -r .mixed.classes.latency.rss_context "$STATE_DIR/$dev.policy")
-	[[ "$output" == *"flows:         latency:tcp:6379, throughput:tcp:5201, cpu:udp:53; default class throughput"* ]]
-	[[ "$output" == *"latency:       queues 0-"*", cpus $lat, weight 1, rss context $ctx, coalescing device-wide"* ]]
-	[[ "$output" == *"throughput:    queues "*"main rss table"* ]]
+	# long lines wrap at 80 columns: compare with the wraps undone
+	flat=$(tr -s ' \n' '  ' <<<"$output")
+	[[ "$flat" == *"flows: latency:tcp:6379, throughput:tcp:5201, cpu:udp:53; default class throughput"* ]]
+	[[ "$flat" == *"latency: queues 0-"*", cpus $lat, weight 1, rss context $ctx, coalescing device-wide"* ]]
+	[[ "$flat" == *"throughput: queues "*"main rss table"* ]]
 	[ "$(grep -c '^ *rule [0-9]*: tcp[46]:dst-port=6379$' <<<"$output")" -eq 2 ]
 }
 
