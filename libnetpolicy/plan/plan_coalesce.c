@@ -208,6 +208,24 @@ static void paired_zero(const struct np_driver *drv, const struct np_state *st, 
 	}
 }
 
+/* The policy wants adaptive moderation: the switches the device has, else
+ * a driver's dynamic value (adaptive_by_value); *rx and *tx say which
+ * direction the driver then moderates itself. */
+static void plan_adaptive(const struct np_driver *drv, const struct np_state *st,
+			  uint32_t settable, uint32_t skip, struct np_plan *plan, bool *rx, bool *tx)
+{
+	struct np_coalesce *c = &plan->target->dev.coalesce;
+
+	*rx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_RX);
+	*tx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_TX);
+	if (*rx)
+		c->val[NP_COAL_ADAPTIVE_RX] = 1;
+	if (*tx)
+		c->val[NP_COAL_ADAPTIVE_TX] = 1;
+	if (!*rx)
+		adaptive_by_value(drv, st, settable, skip, plan, rx, tx);
+}
+
 void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, struct np_plan *plan)
 {
 	struct np_coalesce *c = &plan->target->dev.coalesce;
@@ -229,17 +247,8 @@ void np_plan_coalesce(const struct np_policy *p, const struct np_state *st, stru
 			     p->file, p->adaptive_off_line);
 	if (!p->adaptive)
 		fixed_over_adaptive(p, settable, plan);
-	if (p->adaptive) {
-		adaptive_rx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_RX);
-		adaptive_tx = settable & NP_COAL_BIT(NP_COAL_ADAPTIVE_TX);
-		if (adaptive_rx)
-			c->val[NP_COAL_ADAPTIVE_RX] = 1;
-		if (adaptive_tx)
-			c->val[NP_COAL_ADAPTIVE_TX] = 1;
-		if (!adaptive_rx)
-			adaptive_by_value(drv, st, settable, skip | paired, plan, &adaptive_rx,
-					  &adaptive_tx);
-	}
+	if (p->adaptive)
+		plan_adaptive(drv, st, settable, skip | paired, plan, &adaptive_rx, &adaptive_tx);
 	for (size_t i = 0; i < p->n_coal; i++) {
 		enum np_coal_field f = p->coal[i].field;
 		bool rx = f == NP_COAL_RX_USECS || f == NP_COAL_RX_FRAMES;

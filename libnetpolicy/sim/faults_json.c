@@ -41,12 +41,66 @@ static const char *const mode_names[] = {
 	[NP_SIM_MODE_ADAPTIVE_USECS] = "adaptive_usecs",
 };
 
+/* "mode" and the operations each mode fits */
+static int parse_mode(struct json_object *o, const char *p, struct np_sim_fault *f,
+		      struct np_error *err)
+{
+	struct json_object *v;
+	const char *s;
+	size_t i;
+
+	if (json_object_object_get_ex(o, "mode", &v)) {
+		s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+		for (i = 0; i < NP_ARRAY_SIZE(mode_names) && strcmp(s, mode_names[i]); i++)
+			;
+		if (i == NP_ARRAY_SIZE(mode_names))
+			return np_sim_bad(err, p, "mode: expected \"fail\", \"ignore\", \"round\", "
+					  "\"vanish\", \"keep\", \"couple\" or \"adaptive_usecs\"");
+		f->mode = (enum np_sim_mode)i;
+	}
+	if (f->mode >= NP_SIM_MODE_KEEP && f->op != NP_SIM_OP_SET_COALESCE)
+		return np_sim_bad(err, p, "mode: \"%s\" is a set_coalesce behaviour", mode_names[f->mode]);
+	if (f->mode == NP_SIM_MODE_ROUND && f->op != NP_SIM_OP_SET_CHANNELS && f->op != NP_SIM_OP_SET_RINGS &&
+	    f->op != NP_SIM_OP_SET_COALESCE && f->op != NP_SIM_OP_WRITE_ATTR)
+		return np_sim_bad(err, p, "mode: \"round\" needs an operation with numeric values");
+	if (f->mode == NP_SIM_MODE_IGNORE && f->op == NP_SIM_OP_DISCOVER)
+		return np_sim_bad(err, p, "mode: discover cannot \"ignore\"");
+	return 0;
+}
+
+/* "field": the one coalescing field (or ring) the fault concerns */
+static int parse_field(struct json_object *o, const char *p, struct np_sim_fault *f,
+		       struct np_error *err)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(o, "field", &v)) {
+		const char *name = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+		int fld = -1;
+
+		if (f->op == NP_SIM_OP_SET_RINGS && f->mode == NP_SIM_MODE_FAIL) {
+			for (int k = 0; k < NP_RING__COUNT; k++)
+				if (!strcmp(name, np_ring_field_name(k)))
+					fld = k;
+		}
+		if (fld < 0 && (f->op != NP_SIM_OP_SET_COALESCE ||
+				(f->mode != NP_SIM_MODE_FAIL && f->mode != NP_SIM_MODE_KEEP)))
+			return np_sim_bad(err, p, "field: only a failing set_coalesce names a field "
+					  "(or a keeping one; a failing set_rings names a ring)");
+		if (fld < 0 && (fld = np_coal_field_lookup(name)) < 0)
+			return np_sim_bad(err, p, "field: expected a coalescing field like \"rx-frames\"");
+		f->fields = 1u << fld;
+	}
+	return 0;
+}
+
 static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault *f,
 		       struct np_error *err)
 {
 	struct json_object *v;
 	const char *s;
 	size_t i;
+	int r;
 
 	memset(f, 0, sizeof(*f));
 	f->code = -EIO;
@@ -68,22 +122,9 @@ static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault
 			return np_sim_bad(err, p, "after: expected an integer >= 0");
 		f->after = (uint64_t)json_object_get_int64(v);
 	}
-	if (json_object_object_get_ex(o, "mode", &v)) {
-		s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-		for (i = 0; i < NP_ARRAY_SIZE(mode_names) && strcmp(s, mode_names[i]); i++)
-			;
-		if (i == NP_ARRAY_SIZE(mode_names))
-			return np_sim_bad(err, p, "mode: expected \"fail\", \"ignore\", \"round\", "
-					  "\"vanish\", \"keep\", \"couple\" or \"adaptive_usecs\"");
-		f->mode = (enum np_sim_mode)i;
-	}
-	if (f->mode >= NP_SIM_MODE_KEEP && f->op != NP_SIM_OP_SET_COALESCE)
-		return np_sim_bad(err, p, "mode: \"%s\" is a set_coalesce behaviour", mode_names[f->mode]);
-	if (f->mode == NP_SIM_MODE_ROUND && f->op != NP_SIM_OP_SET_CHANNELS && f->op != NP_SIM_OP_SET_RINGS &&
-	    f->op != NP_SIM_OP_SET_COALESCE && f->op != NP_SIM_OP_WRITE_ATTR)
-		return np_sim_bad(err, p, "mode: \"round\" needs an operation with numeric values");
-	if (f->mode == NP_SIM_MODE_IGNORE && f->op == NP_SIM_OP_DISCOVER)
-		return np_sim_bad(err, p, "mode: discover cannot \"ignore\"");
+	r = parse_mode(o, p, f, err);
+	if (r < 0)
+		return r;
 	if (json_object_object_get_ex(o, "errno", &v)) {
 		int e = 0;
 
@@ -109,23 +150,9 @@ static int parse_fault(struct json_object *o, const char *p, struct np_sim_fault
 			return np_sim_bad(err, p, "device: expected a device name");
 		snprintf(f->device, sizeof(f->device), "%s", json_object_get_string(v));
 	}
-	if (json_object_object_get_ex(o, "field", &v)) {
-		const char *name = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-		int fld = -1;
-
-		if (f->op == NP_SIM_OP_SET_RINGS && f->mode == NP_SIM_MODE_FAIL) {
-			for (int k = 0; k < NP_RING__COUNT; k++)
-				if (!strcmp(name, np_ring_field_name(k)))
-					fld = k;
-		}
-		if (fld < 0 && (f->op != NP_SIM_OP_SET_COALESCE ||
-				(f->mode != NP_SIM_MODE_FAIL && f->mode != NP_SIM_MODE_KEEP)))
-			return np_sim_bad(err, p, "field: only a failing set_coalesce names a field "
-					  "(or a keeping one; a failing set_rings names a ring)");
-		if (fld < 0 && (fld = np_coal_field_lookup(name)) < 0)
-			return np_sim_bad(err, p, "field: expected a coalescing field like \"rx-frames\"");
-		f->fields = 1u << fld;
-	}
+	r = parse_field(o, p, f, err);
+	if (r < 0)
+		return r;
 	if (f->mode == NP_SIM_MODE_KEEP && !f->fields)
 		return np_sim_bad(err, p, "mode: \"keep\" needs the field it keeps");
 	if (json_object_object_get_ex(o, "every", &v)) {
