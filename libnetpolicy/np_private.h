@@ -35,6 +35,7 @@ struct np_apply_result {
 	bool rollback_incomplete;	/* ... but the device still differs (journal kept) */
 	char rollback_msg[256];		/* what still differs, when incomplete */
 	bool recovered;			/* an interrupted earlier apply was rolled back first */
+	bool recovery_wrote;		/* ... and that changed the device (np_apply_result_changed) */
 	bool vanished;			/* the device disappeared: nothing left to roll back */
 	char notes[512];		/* values the driver rounded, "; "-separated */
 	/* Refinements the driver refused and the apply left out (not with

@@ -3,6 +3,8 @@
 #ifndef NP_TRY_H
 #define NP_TRY_H
 
+#include <net/if.h>
+
 #include "apply/np_engine.h"
 
 struct np_try {
@@ -11,6 +13,7 @@ struct np_try {
 	struct np_apply_result res;	/* the engine's, between calls */
 	struct np_state *baseline;	/* the device as the run found it */
 	struct np_state *cur;		/* the last reading */
+	char ifname[IF_NAMESIZE];	/* the device's name after a rename during the run */
 	bool link_was_up;
 	bool begun, ended;
 };

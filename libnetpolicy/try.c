@@ -13,6 +13,7 @@
  * converges back to the baseline at once.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,12 +30,21 @@
 
 int np_try_link(struct np_try *t, struct np_link_stats *ret, struct np_error *err)
 {
+	int r;
+
 	memset(ret, 0, sizeof(*ret));
 	if (!t->e.be->ops->link_stats) {
 		ret->up = true;
 		return 0;
 	}
-	return t->e.be->ops->link_stats(t->e.be, t->e.ifname, ret, err);
+	r = t->e.be->ops->link_stats(t->e.be, t->e.ifname, ret, err);
+	/* gone from its name during the run: say whether it was renamed (the
+	 * end of the run returns it to the baseline under its new name) */
+	if (r == -ENODEV && t->e.have_id && t->e.res) {
+		np_error_clear(err);
+		r = np_engine_gone(&t->e, NP_PHASE_APPLY, err);
+	}
+	return r;
 }
 
 int np_try_begin(struct np_ctx *ctx, const char *ifname, struct np_try **ret, struct np_error *err)
@@ -116,6 +126,18 @@ static int restore(struct np_try *t, struct np_error *err)
 	np_error_clear(&rerr);
 	np_engine_answers_free(&t->e);
 	r = np_engine_read(&t->e, &t->cur, NP_PHASE_ROLLBACK, &rerr);
+	if (r == -ENODEV && t->e.res->renamed_to[0]) {
+		/* Renamed during the run: the same device (its ifindex, checked
+		 * on every read) goes back to the baseline under its new name,
+		 * as an apply's rollback does. */
+		np_log(t->ctx, NP_LOG_NOTICE, "%s: renamed to %s during the run; returning it to "
+		       "the baseline there", t->e.ifname, t->e.res->renamed_to);
+		snprintf(t->ifname, sizeof(t->ifname), "%s", t->e.res->renamed_to);
+		t->e.ifname = t->ifname;
+		t->e.res->vanished = false;
+		np_error_clear(&rerr);
+		r = np_engine_read(&t->e, &t->cur, NP_PHASE_ROLLBACK, &rerr);
+	}
 	if (r >= 0 && np_state_dup(t->cur, &before) < 0)
 		r = np_err(&rerr, -ENOMEM, NP_PHASE_ROLLBACK, NULL, "out of memory");
 	if (r >= 0)
@@ -211,7 +233,9 @@ int np_try_apply(struct np_try *t, const struct np_policy *policy,
 		r = wait_link(t, err);
 	if (r == -EINTR)
 		res->interrupted = true;
-	if (r < 0 && res->n_writes) {
+	/* renamed since the last condition: that condition's changes are
+	 * undone under the new name, though this one wrote nothing */
+	if (r < 0 && (res->n_writes || res->renamed_to[0])) {
 		res->rolled_back = true;
 		restore(t, NULL);
 	}
@@ -246,6 +270,9 @@ int np_try_end(struct np_try *t, const struct np_policy *keep, const struct np_p
 	}
 	t->ended = true;
 	res->changed = false;
+	if (r >= 0 && keep && t->ifname[0])
+		r = np_err(err, -ENODEV, NP_PHASE_APPLY, NULL, "the device was renamed to %s "
+			   "during the run: nothing is kept", t->ifname);
 	if (r >= 0 && keep) {
 		/* a plain apply from the baseline, under the lock still held */
 		r = np_engine_read(&t->e, &t->cur, NP_PHASE_DISCOVER, err);

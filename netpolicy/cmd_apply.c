@@ -253,7 +253,8 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 	if (np_plan_to_json(plan, &obj) < 0)
 		obj = NULL;
 	np_plan_free(plan);
-	if (c->confirm && np_apply_result_changed(res)) {
+	/* a deadline only when this set changed the device (not a recovery) */
+	if (c->confirm && np_apply_result_deadline(res)) {
 		cli_jadd(c, obj, "confirm_within", json_object_new_int(c->confirm));
 		cli_jadd(c, obj, "confirm_deadline",
 				       json_object_new_int64(np_apply_result_deadline(res)));

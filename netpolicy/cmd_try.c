@@ -265,7 +265,10 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 	np_try_sample_free(s);
 	if (r < 0) {
 		close(fd);
-		return cli_fail(c, err);
+		cli_fail(c, err);
+		/* renamed or gone: the end of the run restores it (exit 3) or
+		 * says it could not (4) */
+		return np_error_code(err) == -ENODEV ? NP_EXIT_ROLLED_BACK : NP_EXIT_ERROR;
 	}
 	if (st != 0) {
 		fprintf(stderr, "netpolicy: %s: try: the command %s under %s (round %d)%s%s; the "

@@ -32,6 +32,9 @@ NP_EXPORT void np_apply_result_free(struct np_apply_result *res);
  * np_apply_result_changed() - whether the device was changed and kept so
  * @res: the result
  *
+ * An interrupted earlier run rolled back first (np_apply_result_recovered())
+ * with writes counts as a change, whatever the apply itself did.
+ *
  * Return: true or false.
  */
 NP_EXPORT bool np_apply_result_changed(const struct np_apply_result *res);

@@ -515,6 +515,10 @@ static int roll_back_journal(struct np_engine *e, const struct np_journal_info *
 		goto out;
 	}
 	r = np_engine_converge(e, cur, goal, NP_PHASE_ROLLBACK, err);
+	/* the interrupted run's changes undone change the device, whatever
+	 * the command does next (an empty plan, a failure rolled back) */
+	if (e->res->n_writes)
+		e->res->recovery_wrote = true;
 	if (r >= 0)
 		r = np_engine_verify(e, cur, info->before, goal, NP_PHASE_ROLLBACK, err);
 	if (r >= 0) {

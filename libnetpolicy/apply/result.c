@@ -17,7 +17,9 @@ void np_apply_result_free(struct np_apply_result *res)
 
 bool np_apply_result_changed(const struct np_apply_result *res)
 {
-	return res && res->changed;
+	/* an interrupted run's changes undone first change the device too,
+	 * whatever the command's own plan did */
+	return res && (res->changed || res->recovery_wrote);
 }
 
 unsigned np_apply_result_writes(const struct np_apply_result *res)

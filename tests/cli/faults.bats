@@ -138,6 +138,22 @@ kill_stopped() { kill -9 "$pid"; wait "$pid" 2>/dev/null || true; }
 	[ ! -e "$STATE_DIR/$dev.journal" ]
 }
 
+@test "a set that first rolls back an interrupted run says changed, though its own plan is empty" {
+	np_model virtio-4q
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	npsim "$dev" set cpu >/dev/null
+	at_cpu=$(state_of "$dev")
+	stopped_set 2
+	kill_stopped
+	[ "$(state_of "$dev" 2>/dev/null)" != "$at_cpu" ]
+	# the rollback returns it to cpu: the set itself has nothing to write
+	out=$(npsim --json "$dev" set cpu 2>"$NP_TMP/err")
+	grep -q "interrupted" "$NP_TMP/err"
+	[ "$(jq .writes <<<"$out")" -gt 0 ]
+	[ "$(jq .changed <<<"$out")" = true ]
+	[ "$(state_of "$dev")" = "$at_cpu" ]
+}
+
 @test "killed after step k on a model: the next command restores it" {
 	np_model virtio-4q
 	dev=$(jq -r '.devices[0].ifname' "$MODEL")

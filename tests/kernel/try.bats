@@ -104,6 +104,17 @@ try_signal() {	# try_signal SIG: the signal while the workload runs under cpu
 	done
 }
 
+@test "try: a device renamed during a run goes back to the baseline under its new name (exit 3)" {
+	# the workload renames v0 to vx while it is under cpu (1 rx queue)
+	run npns v0 try cpu --rounds 2 --settle 0 -- sh -c '[ ! -e /sys/class/net/v0 ] ||
+		[ "$(ls -d /sys/class/net/v0/queues/rx-* | wc -l)" != 1 ] || ip link set v0 name vx'
+	[ "$status" -eq 3 ] || { echo "exit $status: $output"; false; }
+	[[ $output == *"renamed to vx during the run; returning it to the baseline there"* ]]
+	[ ! -e "$(np_rec v0 journal)" ]
+	ip -n "$NS" link set vx name v0
+	[ "$(veth_snapshot)" = "$BEFORE" ]
+}
+
 @test "try: SIGKILL leaves a journal; the next command returns the device to the baseline" {
 	npns v0 set latency
 	base=$(veth_snapshot)
