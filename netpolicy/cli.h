@@ -185,8 +185,9 @@ int cmd_metrics(struct cli *c);
 int cmd_confirm(struct cli *c);
 int cmd_revert(struct cli *c);
 /* show, check, dry runs: say what a later change would do first (an
- * interrupted run to roll back, a --confirm pending or expired); reads only. */
-void cli_note_pending(struct cli *c, struct json_object *obj);
+ * interrupted run to roll back, a --confirm pending or expired, a try in
+ * progress); reads only.  True while a try is in progress. */
+bool cli_note_pending(struct cli *c, struct json_object *obj);
 int cli_spawn_watchdog(struct cli *c, unsigned long long token, long long deadline);
 /* The pending --confirm's token (0: none), read without the lock. */
 unsigned long long cli_pending_token(struct cli *c);

@@ -144,6 +144,7 @@ int cmd_check(struct cli *c)
 	CLI_ERROR(err);
 	CLI_ACTIVE(active);
 	const char *name;
+	bool trying;
 	int rc;
 
 	if (c->argc > 1)
@@ -171,7 +172,12 @@ int cmd_check(struct cli *c)
 		goto out;
 	}
 	cli_jadd(c, obj, "drift", json_object_new_boolean(rc == NP_EXIT_DRIFT));
-	cli_note_pending(c, obj);
+	/* a try's condition is not drift: checked when the try has ended */
+	trying = cli_note_pending(c, obj);
+	if (trying) {
+		rc = NP_EXIT_OK;
+		cli_jadd(c, obj, "drift", json_object_new_boolean(false));
+	}
 	if (rc == NP_EXIT_DRIFT && np_plan_changes(plan, "irq-affinity"))
 		cli_irqbalance_note(c, true);
 	if (rc == NP_EXIT_DRIFT)
@@ -182,6 +188,8 @@ int cmd_check(struct cli *c)
 		render_plan(stdout, obj, "differs in", c->verbose);
 	else if (!c->quiet && rc == NP_EXIT_DRIFT)
 		rc = NP_EXIT_ERROR;	/* drift that cannot be shown: main says why */
+	else if (!c->quiet && trying)
+		printf("%s: not checked while a try is in progress\n", c->device);
 	else if (!c->quiet)
 		printf("%s: matches policy %s\n", c->device, name);
 out:
