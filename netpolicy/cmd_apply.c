@@ -228,6 +228,7 @@ static int start_watchdog(void *userdata, unsigned long long token, long long de
 
 int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_plan_opts *opts)
 {
+	struct np_pending pend = { .sz = sizeof(pend) };
 	CLI_RESULT(res);
 	struct json_object *obj = NULL;
 	struct np_plan *plan = NULL;
@@ -239,9 +240,15 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 	np_error_clear(err);
 	if (c->confirm)
 		np_ctx_set_tentative(c->ctx, (unsigned)c->confirm, start_watchdog, c);
+	else if (np_pending_state(c->ctx, c->device, &pend, err) < 0)
+		np_error_clear(err);	/* the apply says what is wrong there */
 	r = np_apply_policy(c->ctx, c->device, policy, opts,
 			    (c->confirm ? NP_APPLY_TENTATIVE : 0) | (c->strict ? NP_APPLY_STRICT : 0),
 			    &plan, res, err);
+	/* a plain set keeps itself: the --confirm it found is over */
+	if (r >= 0 && pend.tentative && !c->quiet && !c->json)
+		fprintf(stderr, "netpolicy: %s: ended the pending --confirm (this set is kept, "
+			"not rolled back)\n", c->device);
 	if (!plan) {	/* failed before there was a plan: nothing was touched */
 		char buf[600];
 

@@ -2,6 +2,7 @@
 /* netpolicy DEVICE set POLICY: plan, then apply (or only print with --dry-run);
  * plan does the same for each configured device. */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -88,6 +89,7 @@ int cmd_set(struct cli *c)
 	NP_PLAN_OPTS(opts, .cpus = c->cpus);
 	const struct np_policy *policy;
 	CLI_ERROR(err);
+	int rc;
 
 	if (c->argc < 1)
 		return cli_usage_error("set: which policy? 'netpolicy policies' lists them");
@@ -97,7 +99,15 @@ int cmd_set(struct cli *c)
 	if (np_policy_find(c->ctx, c->argv[0], &policy, err) < 0)
 		return cli_fail(c, err);
 	cli_mixed_opts(c, &opts);
-	return cli_set_device(c, policy, &opts);
+	rc = cli_set_device(c, policy, &opts);
+	/* once, to a person at a terminal (not a script, not -q or --json, not
+	 * a --confirm still to be confirmed): a set lasts until reboot */
+	if (rc == NP_EXIT_OK && !c->dry_run && !c->confirm && !c->quiet && !c->json &&
+	    isatty(STDOUT_FILENO))
+		printf("%s: kept until reboot; to keep it, add '[%s] policy = %s' to\n"
+		       "  %s and run 'systemctl enable netpolicy.service'\n", c->device,
+		       c->device, np_policy_name(policy), NP_CONFIG_PATH);
+	return rc;
 }
 
 /* The plan that brings c->device to policy `name` as check plans it: with
