@@ -68,6 +68,8 @@ metric() { awk -v k="$1" '$1 == k { print $2 }' <<<"$2"; }
 	[ "$(metric "netpolicy_try_in_progress{device=\"$DEV\"}" "$output")" = 1 ]
 	[ "$(metric "netpolicy_interrupted_run{device=\"$DEV\"}" "$output")" = 0 ]
 	[[ $output != *"netpolicy_policy_matches{device=\"$DEV\"}"* ]]
+	run "${NP[@]}" status
+	[[ ${lines[0]} == *"throughput   try in progress (pid $TRY_PID, cpu, round 1)" ]]
 	touch "$NP_TMP/go"
 	wait "$TRY_PID"
 	TRY_PID=
