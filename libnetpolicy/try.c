@@ -80,10 +80,16 @@ int np_try_begin(struct np_ctx *ctx, const char *ifname, struct np_try **ret, st
 	if (r >= 0)
 		r = np_try_link(t, &ls, err);
 	t->link_was_up = ls.up;
+	/* before the journal: readers tell this live run from an interrupted
+	 * one by it (try_marker.c) */
+	if (r >= 0)
+		r = np_store_try_mark(&t->e.store, "baseline", 0, err);
 	if (r >= 0)
 		r = np_journal_begin(&t->e.store, &t->e.id, t->baseline, "try", &nothing, NULL,
 				     &t->e.journal, err);
 	if (r < 0) {
+		if (t->begun)
+			np_store_try_unmark(&t->e.store);
 		t->ended = true;	/* nothing was changed: nothing to restore */
 		np_try_free(t);
 		return r;
@@ -267,6 +273,7 @@ int np_try_end(struct np_try *t, const struct np_policy *keep, const struct np_p
 				       t->e.ifname, jerr.msg);
 		}
 		t->e.journal = NULL;
+		np_store_try_unmark(&t->e.store);
 	}
 	t->ended = true;
 	res->changed = false;

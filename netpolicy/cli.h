@@ -153,6 +153,9 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a JSON document; one that could not be built or formatted is not
  * printed (c->out_failed, reported by main with the exit status). */
 void cli_print_json(struct cli *c, struct json_object *obj);
+/* The exit status r once stdout is flushed: a write error is exit 1 (6 when
+ * the change was made), a closed pipe ends quietly (output.c). */
+int cli_output_status(int r, bool changed, int out_err);
 /* Building documents without json-c's assertions: o or v NULL (an
  * allocation that failed) or a failed add mark c->out_failed; v is
  * consumed either way.  cli_jnull adds an intended null. */
@@ -161,6 +164,7 @@ void cli_jnull(struct cli *c, struct json_object *o, const char *key);
 void cli_jpush(struct cli *c, struct json_object *arr, struct json_object *v);
 
 int cmd_show(struct cli *c);
+int cmd_status(struct cli *c);
 /* show's text of a mixed device's classes (render_mixed.c); nothing for others */
 void render_mixed(FILE *out, struct json_object *dev);
 /* show's NAPI per class of a mixed device into dev's "mixed" (show_napi.c) */
@@ -185,8 +189,9 @@ int cmd_metrics(struct cli *c);
 int cmd_confirm(struct cli *c);
 int cmd_revert(struct cli *c);
 /* show, check, dry runs: say what a later change would do first (an
- * interrupted run to roll back, a --confirm pending or expired); reads only. */
-void cli_note_pending(struct cli *c, struct json_object *obj);
+ * interrupted run to roll back, a --confirm pending or expired, a try in
+ * progress); reads only.  True while a try is in progress. */
+bool cli_note_pending(struct cli *c, struct json_object *obj);
 int cli_spawn_watchdog(struct cli *c, unsigned long long token, long long deadline);
 /* The pending --confirm's token (0: none), read without the lock. */
 unsigned long long cli_pending_token(struct cli *c);

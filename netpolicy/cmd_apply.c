@@ -228,6 +228,7 @@ static int start_watchdog(void *userdata, unsigned long long token, long long de
 
 int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_plan_opts *opts)
 {
+	struct np_pending pend = { .sz = sizeof(pend) };
 	CLI_RESULT(res);
 	struct json_object *obj = NULL;
 	struct np_plan *plan = NULL;
@@ -239,9 +240,15 @@ int cli_apply(struct cli *c, const struct np_policy *policy, const struct np_pla
 	np_error_clear(err);
 	if (c->confirm)
 		np_ctx_set_tentative(c->ctx, (unsigned)c->confirm, start_watchdog, c);
+	else if (np_pending_state(c->ctx, c->device, &pend, err) < 0)
+		np_error_clear(err);	/* the apply says what is wrong there */
 	r = np_apply_policy(c->ctx, c->device, policy, opts,
 			    (c->confirm ? NP_APPLY_TENTATIVE : 0) | (c->strict ? NP_APPLY_STRICT : 0),
 			    &plan, res, err);
+	/* a plain set keeps itself: the --confirm it found is over */
+	if (r >= 0 && pend.tentative && !c->quiet && !c->json)
+		fprintf(stderr, "netpolicy: %s: ended the pending --confirm (this set is kept, "
+			"not rolled back)\n", c->device);
 	if (!plan) {	/* failed before there was a plan: nothing was touched */
 		char buf[600];
 
@@ -316,7 +323,18 @@ int cmd_reset(struct cli *c)
 	return rc;
 }
 
-void cli_note_pending(struct cli *c, struct json_object *obj)
+/* A try in progress as JSON: {"pid", "condition", "round"}. */
+static struct json_object *try_json(struct cli *c, const struct np_pending *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	cli_jadd(c, o, "pid", json_object_new_int64(p->try_pid));
+	cli_jadd(c, o, "condition", json_object_new_string(p->try_condition));
+	cli_jadd(c, o, "round", json_object_new_int64(p->try_round));
+	return o;
+}
+
+bool cli_note_pending(struct cli *c, struct json_object *obj)
 {
 	struct np_pending p = { .sz = sizeof(p) };
 	CLI_ERROR(err);
@@ -327,7 +345,7 @@ void cli_note_pending(struct cli *c, struct json_object *obj)
 		char buf[600];
 
 		fprintf(stderr, "netpolicy: %s: %s\n", c->device, np_error_format(err, buf, sizeof(buf)));
-		return;
+		return false;
 	}
 	if (obj) {
 		cli_jadd(c, obj, "interrupted_run", json_object_new_boolean(p.journal));
@@ -335,16 +353,28 @@ void cli_note_pending(struct cli *c, struct json_object *obj)
 			cli_jadd(c, obj, "confirm_deadline", json_object_new_int64(p.deadline));
 		else
 			cli_jnull(c, obj, "confirm_deadline");
+		if (p.try_pid)
+			cli_jadd(c, obj, "try", try_json(c, &p));
+		else
+			cli_jnull(c, obj, "try");
 	}
 	if (c->quiet)
-		return;
+		return p.try_pid != 0;
 	if (p.journal)
 		fprintf(stderr, "netpolicy: %s: an earlier run was interrupted; the next 'set' or "
 			"'reset' rolls it back first\n", c->device);
+	if (p.try_pid && p.try_round)
+		fprintf(stderr, "netpolicy: %s: try in progress (pid %ld, condition %s, round %u): "
+			"the device returns to its baseline when it ends\n", c->device, p.try_pid,
+			p.try_condition, p.try_round);
+	else if (p.try_pid)
+		fprintf(stderr, "netpolicy: %s: try in progress (pid %ld, starting): the device "
+			"returns to its baseline when it ends\n", c->device, p.try_pid);
 	if (p.tentative && now < p.deadline)
 		fprintf(stderr, "netpolicy: %s: a 'set --confirm' is pending: reverted in %lld s "
 			"unless 'netpolicy %s confirm'\n", c->device, p.deadline - now, c->device);
 	else if (p.tentative)
 		fprintf(stderr, "netpolicy: %s: a 'set --confirm' was not confirmed in time (%lld s "
 			"ago); it is being reverted\n", c->device, now - p.deadline);
+	return p.try_pid != 0;
 }

@@ -205,6 +205,11 @@ static int read_device(struct cli *c, const char *ifname, struct dev_metrics *d)
 		d->missing = true;
 		return NP_EXIT_OK;
 	}
+	/* a try's condition is not drift: no policy_matches until it ends */
+	if (d->pend.try_pid) {
+		d->read_ok = true;
+		return NP_EXIT_OK;
+	}
 	if (cli_check_plan(&one, active, d->policy, true, &plan, err) < 0) {
 		return cli_fail(&one, err);
 	}
@@ -288,6 +293,12 @@ static void write_metrics(FILE *out, const struct dev_metrics *devs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (devs[i].read_ok)
 			sample(out, "netpolicy_interrupted_run", &devs[i], devs[i].pend.journal, NULL);
+	family(out, "netpolicy_try_in_progress",
+	       "1 while a 'try' holds the device (no policy_matches: its condition is not drift).");
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].read_ok)
+			sample(out, "netpolicy_try_in_progress", &devs[i], devs[i].pend.try_pid != 0,
+			       NULL);
 	write_missing(out, devs, n);
 	family(out, "netpolicy_other_owner",
 	       "Another program that sets knobs of the device (and may undo the policy).");

@@ -2,6 +2,7 @@
 /* netpolicy DEVICE set POLICY: plan, then apply (or only print with --dry-run);
  * plan does the same for each configured device. */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -88,6 +89,7 @@ int cmd_set(struct cli *c)
 	NP_PLAN_OPTS(opts, .cpus = c->cpus);
 	const struct np_policy *policy;
 	CLI_ERROR(err);
+	int rc;
 
 	if (c->argc < 1)
 		return cli_usage_error("set: which policy? 'netpolicy policies' lists them");
@@ -97,7 +99,15 @@ int cmd_set(struct cli *c)
 	if (np_policy_find(c->ctx, c->argv[0], &policy, err) < 0)
 		return cli_fail(c, err);
 	cli_mixed_opts(c, &opts);
-	return cli_set_device(c, policy, &opts);
+	rc = cli_set_device(c, policy, &opts);
+	/* once, to a person at a terminal (not a script, not -q or --json, not
+	 * a --confirm still to be confirmed): a set lasts until reboot */
+	if (rc == NP_EXIT_OK && !c->dry_run && !c->confirm && !c->quiet && !c->json &&
+	    isatty(STDOUT_FILENO))
+		printf("%s: kept until reboot; to keep it, add '[%s] policy = %s' to\n"
+		       "  %s and run 'systemctl enable netpolicy.service'\n", c->device,
+		       c->device, np_policy_name(policy), NP_CONFIG_PATH);
+	return rc;
 }
 
 /* The plan that brings c->device to policy `name` as check plans it: with
@@ -144,6 +154,7 @@ int cmd_check(struct cli *c)
 	CLI_ERROR(err);
 	CLI_ACTIVE(active);
 	const char *name;
+	bool trying;
 	int rc;
 
 	if (c->argc > 1)
@@ -171,7 +182,12 @@ int cmd_check(struct cli *c)
 		goto out;
 	}
 	cli_jadd(c, obj, "drift", json_object_new_boolean(rc == NP_EXIT_DRIFT));
-	cli_note_pending(c, obj);
+	/* a try's condition is not drift: checked when the try has ended */
+	trying = cli_note_pending(c, obj);
+	if (trying) {
+		rc = NP_EXIT_OK;
+		cli_jadd(c, obj, "drift", json_object_new_boolean(false));
+	}
 	if (rc == NP_EXIT_DRIFT && np_plan_changes(plan, "irq-affinity"))
 		cli_irqbalance_note(c, true);
 	if (rc == NP_EXIT_DRIFT)
@@ -182,6 +198,8 @@ int cmd_check(struct cli *c)
 		render_plan(stdout, obj, "differs in", c->verbose);
 	else if (!c->quiet && rc == NP_EXIT_DRIFT)
 		rc = NP_EXIT_ERROR;	/* drift that cannot be shown: main says why */
+	else if (!c->quiet && trying)
+		printf("%s: not checked while a try is in progress\n", c->device);
 	else if (!c->quiet)
 		printf("%s: matches policy %s\n", c->device, name);
 out:

@@ -135,6 +135,14 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	np_plan_free(plan);
 }
 
+/* What a later change would find first; a try's condition is not drift:
+ * "drift" null while a try is in progress. */
+static void note_pending(struct cli *c, struct json_object *obj)
+{
+	if (cli_note_pending(c, obj) && json_object_object_get_ex(obj, "drift", NULL))
+		cli_jnull(c, obj, "drift");
+}
+
 /* Who else sets the device's knobs (owners.c): [{"owner", "source", "knobs"}] */
 static void add_owners(struct cli *c, const char *ifname, struct json_object *obj)
 {
@@ -190,7 +198,7 @@ int cmd_show(struct cli *c)
 		r = show_one(c, c->device, &obj, err);
 		if (r < 0)
 			return np_error_code(err) ? cli_fail(c, err) : cli_out_of_memory();
-		cli_note_pending(c, obj);
+		note_pending(c, obj);
 		if (c->json)
 			cli_print_json(c, obj);
 		else if (!c->quiet)
@@ -216,7 +224,7 @@ int cmd_show(struct cli *c)
 		}
 		/* each device's interrupted_run and confirm_deadline, as show
 		 * DEVICE has them */
-		cli_note_pending(&one, obj);
+		note_pending(&one, obj);
 		if (c->json) {
 			cli_jpush(c, all, obj);
 		} else {

@@ -230,7 +230,9 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 
 	if (!res)
 		return cli_out_of_memory();
-	r = np_try_apply(tr, cd->policy, NULL, res, err);
+	r = np_try_mark(tr, cd->name, (unsigned)round + 1, err);
+	if (r >= 0)
+		r = np_try_apply(tr, cd->policy, NULL, res, err);
 	if (r < 0) {
 		cli_fail(c, err);
 		/* stopped by a signal before its first write too: as set, 3 */

@@ -33,6 +33,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "show", true, cmd_show, "", "current state of DEVICE (all devices when none is named)", false, false },
+	{ "status", false, cmd_status, "", "one line per device: policy, drift, pending", false, false },
 	{ "set", true, cmd_set, "POLICY", "plan POLICY for DEVICE and apply it atomically", false, true },
 	{ "reset", true, cmd_reset, "", "return DEVICE to its state before netpolicy changed it", false, true },
 	{ "check", true, cmd_check, "[POLICY]", "exit 0 if DEVICE matches its policy, 5 and the diff if not", false, false },
@@ -280,25 +281,6 @@ static int parse_seconds(const char *s, long lo, long hi)
 	return (int)v;
 }
 
-/* Output that could not be written (a full disk, an I/O error) is an
- * error, as in coreutils: one line on stderr; exit 1 where nothing was
- * changed, 6 where the change was made and kept.  A reader that went away
- * (| head) ends a command that changed nothing as it ends ip(8): quietly. */
-static int output_status(int r, bool changed, int out_err)
-{
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return r;
-	out_err = errno ? errno : out_err ? out_err : EIO;
-	if (!changed && cli_stdout_broken(out_err)) {
-		cli_end_by_sigpipe();
-		return r;
-	}
-	fprintf(stderr, "netpolicy: cannot write output: %s%s\n", strerror(out_err),
-		changed ? " (the change itself was applied)" : "");
-	return r == NP_EXIT_OK ? (changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR) : r;
-}
-
 /* What the options say besides struct cli: where things are, which
  * options were given, and how many words follow "--". */
 struct args {
@@ -358,7 +340,7 @@ static int parse_option(struct cli *c, struct args *a, int opt)
 		 * gone by the final flush */
 		errno = 0;
 		usage(stdout, NULL);
-		return output_status(NP_EXIT_OK, false, ferror(stdout) ? errno : 0);
+		return cli_output_status(NP_EXIT_OK, false, ferror(stdout) ? errno : 0);
 	case OPT_STATE_DIR: a->state_dir = optarg; break;
 	case OPT_MODEL: a->model = optarg; break;
 #ifdef NP_TEST_HOOKS
@@ -391,7 +373,7 @@ static int parse_option(struct cli *c, struct args *a, int opt)
 	case OPT_OUTPUT: c->output = optarg; break;
 	case OPT_VERSION:
 		printf("netpolicy %s\n", PACKAGE_VERSION);
-		return output_status(NP_EXIT_OK, false, 0);
+		return cli_output_status(NP_EXIT_OK, false, 0);
 	default: {
 		int r = number_option(c, opt);
 
@@ -462,7 +444,7 @@ static int find_invocation(struct cli *c, const struct args *a, char **words, in
 			return cli_usage_error("help: unknown command '%s'%s", words[1],
 					       command_hint(words[1]));
 		usage(stdout, cmd);
-		return output_status(NP_EXIT_OK, false, 0);
+		return cli_output_status(NP_EXIT_OK, false, 0);
 	}
 	/* "netpolicy show" and "netpolicy eth0 show": a word that is not a
 	 * command is the device, and the command follows it. */
@@ -558,7 +540,7 @@ static int finish(struct cli *c, int r)
 		if (r == NP_EXIT_OK)
 			r = c->changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR;
 	} else {
-		r = output_status(r, c->changed, c->out_errno);
+		r = cli_output_status(r, c->changed, c->out_errno);
 	}
 	sig = cli_signal_received();
 	if (sig && !c->quiet)

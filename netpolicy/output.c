@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli.h"
@@ -144,4 +145,23 @@ void cli_print_json(struct cli *c, struct json_object *obj)
 	} else
 		c->out_failed = true;
 	json_object_put(doc);
+}
+
+/* Output that could not be written (a full disk, an I/O error) is an
+ * error, as in coreutils: one line on stderr; exit 1 where nothing was
+ * changed, 6 where the change was made and kept.  A reader that went away
+ * (| head) ends a command that changed nothing as it ends ip(8): quietly. */
+int cli_output_status(int r, bool changed, int out_err)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return r;
+	out_err = errno ? errno : out_err ? out_err : EIO;
+	if (!changed && cli_stdout_broken(out_err)) {
+		cli_end_by_sigpipe();
+		return r;
+	}
+	fprintf(stderr, "netpolicy: cannot write output: %s%s\n", strerror(out_err),
+		changed ? " (the change itself was applied)" : "");
+	return r == NP_EXIT_OK ? (changed ? NP_EXIT_UNRECORDED : NP_EXIT_ERROR) : r;
 }

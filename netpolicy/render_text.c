@@ -357,6 +357,10 @@ static void render_state_lines(FILE *out, struct json_object *dev)
 	if (str(dev, "policy") && json_object_get_boolean(get(dev, "policy_missing")))
 		fprintf(out, "  %-15s%s (missing: no such policy any more; reset undoes it)\n",
 			"policy:", str(dev, "policy"));
+	else if (str(dev, "policy") && get(dev, "try"))
+		fprintf(out, "  %-15s%s (try in progress: condition %s, round %lld)\n", "policy:",
+			str(dev, "policy"), or_none(str(get(dev, "try"), "condition")),
+			(long long)num(get(dev, "try"), "round"));
 	else if (str(dev, "policy"))
 		fprintf(out, "  %-15s%s (%lld step%s of drift)\n", "policy:", str(dev, "policy"),
 			(long long)num(dev, "drift"), num(dev, "drift") == 1 ? "" : "s");

@@ -23,7 +23,8 @@ import sys
 
 import jsonschema
 
-COMMANDS = ("show", "set", "reset", "check", "confirm", "plan", "policies", "watch", "try")
+COMMANDS = ("show", "set", "reset", "check", "confirm", "plan", "policies", "watch", "try",
+            "status")
 
 
 # The schemas' $id: where the package installs them, as an absolute URI
@@ -72,7 +73,7 @@ def schema_of(args, doc):
         return "dry-run.json" if doc.get("dry_run") else "result.json"
     if cmd == "watch":
         return "watch-event.json"
-    if cmd in ("check", "confirm", "plan", "policies", "try"):
+    if cmd in ("check", "confirm", "plan", "policies", "try", "status"):
         return cmd + ".json"
     return None
 

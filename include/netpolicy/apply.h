@@ -416,6 +416,11 @@ struct np_pending {
 	bool tentative;			/* a 'set --confirm' awaits confirmation ... */
 	long long deadline;		/* ... until then (CLOCK_REALTIME seconds) */
 	unsigned long long token;
+	/* a try in progress (np_try_begin) by a live process: its journal is
+	 * then not counted as an interrupted run (journal is false) */
+	long try_pid;			/* 0: none */
+	unsigned try_round;		/* 0: before its first condition */
+	char try_condition[64];		/* "baseline" or a policy's name */
 };
 /**
  * np_pending_state() - what the state directory says is pending for a device

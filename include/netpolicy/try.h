@@ -87,6 +87,22 @@ NP_EXPORT int np_try_apply(struct np_try *t, const struct np_policy *policy,
 			   const struct np_plan_opts *opts, struct np_apply_result *res,
 			   struct np_error *err);
 /**
+ * np_try_mark() - say which condition and round the run is in
+ * @t: the run
+ * @condition: "baseline" or the policy's name (one line, under 64 bytes)
+ * @round: from 1
+ * @err: filled on failure (may be NULL)
+ *
+ * Recorded beside the run's journal with this process's pid and start
+ * time, so np_pending_state() of the device says a try is in progress
+ * (and which) rather than an interrupted run, until the run ends or this
+ * process is gone.  np_try_begin() records "baseline", round 0.
+ *
+ * Return: 0, or a negative errno.
+ */
+NP_EXPORT int np_try_mark(struct np_try *t, const char *condition, unsigned round,
+			  struct np_error *err);
+/**
  * np_try_sample_start() - read the counters before one run of the workload
  * @t: the run
  * @ret: set to the sample (free with np_try_sample_free())

@@ -238,7 +238,7 @@ static bool still_pending(struct np_ctx *ctx, const char *ifname, unsigned long 
 	/* a marker it cannot read: the deadline's revert says why */
 	if (np_pending_state(ctx, ifname, &p, &ignored) < 0)
 		return true;
-	return p.journal || (p.tentative && p.token == token);
+	return p.journal || p.try_pid || (p.tentative && p.token == token);
 }
 
 int np_tentative_wait(struct np_ctx *ctx, const char *ifname, unsigned long long token,
@@ -277,9 +277,16 @@ static int load_pending(struct np_store *s, void *ud, struct np_error *err)
 {
 	struct np_pending *ret = ud;
 	struct np_tentative t;
+	struct np_try_live live;
 	int r;
 
 	ret->journal = np_store_has(s, NP_FILE_JOURNAL);
+	if (ret->journal && np_store_try_live(s, &live)) {
+		ret->journal = false;
+		ret->try_pid = live.pid;
+		ret->try_round = live.round;
+		snprintf(ret->try_condition, sizeof(ret->try_condition), "%s", live.condition);
+	}
 	r = np_store_tentative_load(s, &t, err);
 	if (r < 0)
 		return r;

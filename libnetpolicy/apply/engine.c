@@ -589,6 +589,9 @@ int np_engine_recover(struct np_engine *e, struct np_error *err)
 	e->have_id = true;
 	r = roll_back_journal(e, &info, &cur, err);
 out:
+	/* a killed try's marker (try_marker.c) goes with its journal */
+	if (r >= 0)
+		np_store_try_unmark(&e->store);
 	np_journal_info_release(&info);
 	np_state_free(cur);
 	return r;

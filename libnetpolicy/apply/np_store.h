@@ -73,6 +73,9 @@ enum np_file {
 	 * of "nothing to confirm"; removed by that confirm and by the next
 	 * set or reset, which start from what the revert left */
 	NP_FILE_EXPIRED,
+	/* a try in progress (try_marker.c): its journal is not an interrupted
+	 * run while the process that wrote this lives */
+	NP_FILE_TRY,
 	NP_FILE__COUNT
 };
 
@@ -151,6 +154,20 @@ int np_store_write(struct np_store *s, enum np_file f, const char *text, struct 
 /* Open the existing file for appending (the journal's marks). */
 int np_store_open_append(struct np_store *s, enum np_file f, int *ret_fd, struct np_error *err);
 const char *np_store_file_name(enum np_file f);
+
+/* try_marker.c: the marker of a try in progress, written by the try's
+ * process (holding the lock) and removed when its run ends. */
+struct np_try_live {
+	long pid;
+	unsigned round;			/* 0: before the first condition */
+	char condition[64];
+};
+int np_store_try_mark(struct np_store *s, const char *condition, unsigned round,
+		      struct np_error *err);
+void np_store_try_unmark(struct np_store *s);
+/* 1 and ret filled when the marker's process is alive (the same pid and
+ * start time); 0 when there is none, it is damaged or its process is gone. */
+int np_store_try_live(struct np_store *s, struct np_try_live *ret);
 
 /* --- records ----------------------------------------------------------------- */
 

@@ -25,6 +25,7 @@ static const char *const kinds[NP_FILE__COUNT] = {
 	[NP_FILE_JOURNAL] = "journal",
 	[NP_FILE_SYSCTL] = "sysctl",
 	[NP_FILE_EXPIRED] = "expired",
+	[NP_FILE_TRY] = "try",
 };
 
 const char *np_store_file_name(enum np_file f)

@@ -83,9 +83,9 @@ complete_words() {
 # the ones earlier versions hid.
 parser_table() {
 	local cmd o arg words opts
-	for cmd in show set reset check confirm exec try plan policies watch metrics; do
+	for cmd in show set reset check confirm exec try plan policies watch metrics status; do
 		case $cmd in
-		plan|policies|watch) words=("$cmd") ;;
+		plan|policies|watch|status) words=("$cmd") ;;
 		*) words=(npnosuch0 "$cmd") ;;
 		esac
 		opts=
@@ -133,10 +133,10 @@ parser_table() {
 	glob=$(help_table | sed -n 's/^- //p' | sed 's/[^ ]*/--&/g' | sorted)
 	[ "$(complete_words netpolicy --)" = "$glob" ]
 	parser_table >"$NP_TMP/parser"
-	[ "$(wc -l <"$NP_TMP/parser")" -eq 11 ]
+	[ "$(wc -l <"$NP_TMP/parser")" -eq 12 ]
 	while read -r cmd opts; do
 		case $cmd in
-		plan|policies|watch) words=(netpolicy "$cmd" --) ;;
+		plan|policies|watch|status) words=(netpolicy "$cmd" --) ;;
 		*) words=(netpolicy eth0 "$cmd" --) ;;
 		esac
 		want=$(for o in $opts; do echo "--$o"; done | sorted)
