@@ -95,8 +95,11 @@ enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
 	if (!policy || !knob || (flags & NP_APPLY_STRICT) || !err ||
 	    (err->phase != NP_PHASE_APPLY && !(what->answer && err->phase == NP_PHASE_VERIFY)))
 		return NP_REFUSAL_STANDS;
-	/* only from a device back where it was: else the failure stands */
-	if (!res->rolled_back || res->rollback_incomplete || res->vanished)
+	/* only from a device back where it was: else the failure stands.  A
+	 * device renamed during the run failed the write by its rename (its
+	 * sysfs path went), not by the driver's answer: rolled back under its
+	 * new name, the run ends there */
+	if (!res->rolled_back || res->rollback_incomplete || res->vanished || res->renamed_to[0])
 		return NP_REFUSAL_STANDS;
 	if ((!what->answer && unknown_state(err->code)) || np_knob_listed(drop, knob) ||
 	    res->n_dropped >= NP_DROPPED_MAX)
