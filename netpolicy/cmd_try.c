@@ -216,6 +216,19 @@ static void progress(struct try_ctx *t, int round, int pos, double started, int 
 	fprintf(stderr, "\n");
 }
 
+/* A run's figures from its sample; v[0], the one compared, is the wall
+ * time until a --metric replaces it. */
+static void record_sample(struct try_run *run, int round, int pos, int st,
+			  const struct np_try_sample *s)
+{
+	run->round = round + 1;
+	run->position = pos + 1;
+	run->status = st == -ETIMEDOUT ? -1 : st;
+	for (int m = 0; m < NP_TRY_MEASURE__COUNT; m++)
+		run->v[1 + m] = np_try_sample_get(s, (enum np_try_measure)m);
+	run->v[0] = run->v[1 + NP_TRY_WALL];
+}
+
 /* One run: the condition, the settling time, the workload and its sample.
  * Returns 0, or the exit code that ends the try. */
 static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int round, int pos)
@@ -258,12 +271,7 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 		close(fd);
 		return NP_EXIT_ROLLED_BACK;
 	}
-	run->round = round + 1;
-	run->position = pos + 1;
-	run->status = st == -ETIMEDOUT ? -1 : st;
-	for (int m = 0; m < NP_TRY_MEASURE__COUNT; m++)
-		run->v[1 + m] = np_try_sample_get(s, (enum np_try_measure)m);
-	run->v[0] = run->v[1 + NP_TRY_WALL];
+	record_sample(run, round, pos, st, s);
 	np_try_sample_free(s);
 	if (r < 0) {
 		close(fd);
