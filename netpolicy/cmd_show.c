@@ -72,8 +72,12 @@ static void add_mixed(struct cli *c, const struct np_active *active, struct json
 	cli_jadd(c, obj, "mixed", m);
 }
 
-/* The policy netpolicy applied and whether the device still matches it. */
-static void add_policy(struct cli *c, const struct np_state *st, struct json_object *obj)
+/* The policy netpolicy applied and whether the device still matches it;
+ * a record that cannot be read (damaged, or of a newer version) is refused
+ * naming it, as set and check refuse it: "policy": null would say there is
+ * none.  Returns that error, else 0. */
+static int add_policy(struct cli *c, const struct np_state *st, struct json_object *obj,
+		      struct np_error *rerr)
 {
 	const struct np_policy *policy;
 	struct np_plan *plan = NULL;
@@ -85,10 +89,10 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 
 	bool missing = false;
 
-	np_error_clear(err);
-	if (!err || np_active_policy(c->ctx, np_state_ifname(st), &active, err) < 0 ||
-	    !np_active_name(active)[0]) {
-		if (!err || np_error_code(err) == -ENOMEM)
+	if (np_active_policy(c->ctx, np_state_ifname(st), &active, rerr) < 0)
+		return np_error_code(rerr) ? np_error_code(rerr) : -ENOMEM;
+	if (!err || !np_active_name(active)[0]) {
+		if (!err)
 			c->out_failed = true;	/* not "no policy": memory ran out */
 		/* the members and their order as with a policy */
 		cli_jnull(c, obj, "policy");
@@ -96,7 +100,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 		cli_jadd(c, obj, "policy_missing", json_object_new_boolean(false));
 		cli_jnull(c, obj, "mixed");
 		cli_jnull(c, obj, "drift");
-		return;
+		return 0;
 	}
 	/* A custom policy whose file is gone since it was applied: the device
 	 * still has it (reset undoes it), but no plan can be made to compare. */
@@ -116,7 +120,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	if (missing) {
 		add_mixed(c, active, obj);
 		cli_jnull(c, obj, "drift");
-		return;
+		return 0;
 	}
 	opts.cpus = cpus[0] ? cpus : NULL;
 	opts.link_speed = np_active_link_speed(active);
@@ -133,6 +137,7 @@ static void add_policy(struct cli *c, const struct np_state *st, struct json_obj
 	else
 		cli_jadd(c, obj, "drift", json_object_new_int64((int64_t)np_plan_n_steps(plan)));
 	np_plan_free(plan);
+	return 0;
 }
 
 /* What a later change would find first; a try's condition is not drift:
@@ -175,9 +180,13 @@ static int show_one(struct cli *c, const char *ifname, struct json_object **ret,
 	if (r < 0)
 		return r;
 	r = np_state_to_json(st, ret);
+	if (r >= 0)
+		r = add_policy(c, st, *ret, err);
 	if (r >= 0) {
-		add_policy(c, st, *ret);
 		add_owners(c, ifname, *ret);
+	} else {
+		json_object_put(*ret);
+		*ret = NULL;
 	}
 	np_state_free(st);
 	return r;

@@ -347,9 +347,18 @@ static int run_all(struct try_ctx *t, const regex_t *re)
 	np_error_clear(err);
 	r = np_try_end(tr, keep, NULL, c->strict ? NP_APPLY_STRICT : 0, NULL, res, err);
 	if (r < 0) {
+		/* the measurements stand though the winner cannot be kept:
+		 * the report first, then why nothing was kept */
+		if (keep) {
+			try_report(t);
+			fflush(stdout);
+		}
 		cli_fail(c, err);
 		rc = cli_exit_of_apply(r, res, err);
-	} else if (keep) {
+		np_try_free(tr);
+		return rc;
+	}
+	if (keep) {
 		t->kept = true;
 		c->changed = np_apply_result_changed(res);
 	}

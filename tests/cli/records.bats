@@ -68,3 +68,19 @@ reset_refuses_record() {
 @test "reset refuses a policy record that is not JSON: exit 1 naming it, kept, nothing changed" {
 	reset_refuses_record 'garbage'
 }
+
+@test "show refuses a policy record of a newer version: exit 1 naming it, not policy null" {
+	npsim "$DEV" set latency
+	printf '%s' '{"format":"netpolicy-policy","version":99,"policy":"latency"}' >"$STATE_DIR/$DEV.policy"
+	for json in "" --json; do
+		run npsim $json "$DEV" show
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == *"$DEV.policy: version 99"* ]]
+	done
+	# set refuses it the same way
+	run npsim "$DEV" set cpu
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$DEV.policy: version 99"* ]]
+}

@@ -115,3 +115,24 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	[ "$(np_sim_state)" = "$before" ]
 	"${NP[@]}" "$DEV" confirm
 }
+
+@test "try --keep best with an unreadable policy record: the report, then the error, exit 1" {
+	mkdir -p "$STATE_DIR"
+	printf 'garbage' >"$STATE_DIR/$DEV.policy"
+	# the simulated device's queues as the metric: cpu has fewer
+	work=(sh -c "echo q \$(jq .devices[0].channels.combined '$MODEL')")
+	for json in "" --json; do
+		run "${NP[@]}" $json "$DEV" try cpu --rounds 5 --settle 0 --metric 'q ([0-9]+)' \
+			--lower-is-better --keep best -- "${work[@]}"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ $output == *"$DEV.policy"* ]]
+		if [ -n "$json" ]; then
+			doc=$(sed -n '/^{/,/^}/p' <<<"$output")
+			[ "$(jq -r .winner <<<"$doc")" = cpu ]
+			[ "$(jq .kept <<<"$doc")" = null ]
+		else
+			[[ $output == *"best: cpu (the device is back at its baseline"* ]]
+		fi
+	done
+}
