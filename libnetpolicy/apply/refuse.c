@@ -20,6 +20,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "plan/np_policy.h"
 #include "apply/np_refuse.h"
@@ -49,6 +52,21 @@ static bool unknown_state(int code)
 	default:
 		return code >= 0;
 	}
+}
+
+/* Whether this process may administer network devices: without
+ * CAP_NET_ADMIN every write answers EPERM (or EACCES), which is the
+ * caller's lack, not the driver's answer (a PF with VFs refusing channels
+ * to a process that has it is). */
+static bool may_net_admin(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d) < 0)
+		return true;	/* cannot tell: leave it to the errno */
+	return d[CAP_NET_ADMIN / 32].effective & (1u << (CAP_NET_ADMIN % 32));
 }
 
 /* The knobs whose requests carry several fields, split one per request. */
@@ -102,6 +120,7 @@ enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
 	if (!res->rolled_back || res->rollback_incomplete || res->vanished || res->renamed_to[0])
 		return NP_REFUSAL_STANDS;
 	if ((!what->answer && unknown_state(err->code)) || np_knob_listed(drop, knob) ||
+	    ((err->code == -EPERM || err->code == -EACCES) && !may_net_admin()) ||
 	    res->n_dropped >= NP_DROPPED_MAX)
 		return NP_REFUSAL_STANDS;
 	if (coal && !field_dropped(drop, knob) && field < 0 && !what->split) {
