@@ -561,13 +561,15 @@ nsim_add() {
 }
 
 # xps_rollback_checked IF MIN_STEP WHAT: make tx-1's xps_cpus read-only so
-# the XPS write of `set throughput` fails after MIN_STEP earlier writes
+# the XPS write of `set throughput --strict` fails after MIN_STEP earlier writes
 # (WHAT says which), then check: exit 3, the failure named, --json says
 # rolled back, and everything as in /tmp/pristine and /tmp/ethtool.pristine.
 xps_rollback_checked() {
 	diag "$1: set throughput with tx-1's xps_cpus read-only"
 	ok "tx-1 xps_cpus read-only" ro_file "$Q"/tx-1/xps_cpus
-	run_np /tmp/np-fail.json 3 "$NP" --json "$1" set throughput
+	# --strict: without it a refused write is left out and the rest
+	# applies (netpolicy(8), What degrades); all or nothing is --strict's
+	run_np /tmp/np-fail.json 3 "$NP" --json "$1" set throughput --strict
 	failed_apply /tmp/np-fail.json xps tx-1
 	grep -q '"rolled_back": true' /tmp/np-fail.json && pass "--json says rolled_back" ||
 		fail "--json says rolled_back: $(tr -d '\n' </tmp/np-fail.json | head -c 300)"
