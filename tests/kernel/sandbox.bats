@@ -64,8 +64,9 @@ sandboxed() {
 	! grep -qx 'ProtectKernelTunables=yes' "$unit" || tunables=yes
 	cmd=$(exec_start "$(basename "$unit")")
 	echo "sandbox of $(basename "$unit"): bounding set $bset, tunables read-only: $tunables; $cmd"
+	# strace below: LeakSanitizer cannot run under ptrace
 	# shellcheck disable=SC2016,SC2086
-	ip netns exec "$NS" env RW="${rw[*]}" TUNABLES=$tunables unshare -m --propagation private \
+	ip netns exec "$NS" env "$NP_NO_LSAN" RW="${rw[*]}" TUNABLES=$tunables unshare -m --propagation private \
 		bash -c '
 		set -e
 		for d in $RW; do mount --bind "$d" "$d"; done

@@ -109,9 +109,13 @@ void np_policy_custom_base(struct custom *c, const struct np_policy *base)
 	c->p.file = c->file;
 	c->p.key_line = c->key_line;
 	c->p.coal_line = c->coal_line;
-	memcpy(c->coal, base->coal, base->n_coal * sizeof(*c->coal));
+	if (base->n_coal)
+		memcpy(c->coal, base->coal, base->n_coal * sizeof(*c->coal));
 	c->p.coal = c->coal;
-	memcpy(c->feat, base->features, base->n_features * sizeof(*c->feat));
+	/* built-ins without feature toggles carry a NULL list */
+	if (base->n_features)
+		memcpy(c->feat, base->features,
+		       base->n_features * sizeof(*c->feat));
 	c->p.features = c->feat;
 	snprintf(c->summary, sizeof(c->summary), "%s", base->summary);
 	c->p.summary = c->summary;
