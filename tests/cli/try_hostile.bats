@@ -144,3 +144,23 @@ gone() {
 	[ "$status" -eq 3 ]
 	[ "$(np_sim_state)" = "$before" ]
 }
+
+@test "try: a signal passed on reaches the workload's whole process group (exit 3)" {
+	before=$(np_sim_state)
+	# A background subshell of the workload traps SIGTERM (it writes .got);
+	# once it is ready, the workload's first process signals netpolicy (its
+	# parent), ignoring SIGTERM itself, and waits for the subshell: .got
+	# is there only if netpolicy passed the signal on to the whole group
+	# (the SIGKILL at the end of the run, after the wait, would not write it).
+	run timeout -k 5 60 "${NP[@]}" "$DEV" try --settle 0 -- sh -c '
+		(trap "echo got >\"$0.got\"; exit 0" TERM; touch "$0.ready"; while :; do :; done) &
+		trap "" TERM
+		while [ ! -e "$0.ready" ]; do :; done
+		kill -TERM $PPID
+		wait' "$NP_TMP/w"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ $output == *"SIGTERM received"* ]]
+	[ "$(cat "$NP_TMP/w.got")" = got ]
+	[ "$(np_sim_state)" = "$before" ]
+}
