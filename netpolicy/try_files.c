@@ -6,14 +6,12 @@
  * state directory is (owned by root or the caller, writable by nobody
  * else), its files are opened without following links and an existing one
  * of another owner is not truncated.  The output is the workload's, so
- * anything: NUL bytes are searched past, the pattern (a backtracking
- * matcher: a back reference can take exponential time) is matched in a
- * child process that is killed after TRY_MATCH_MAX_S or at a signal, and
- * the value must be a finite number.
+ * anything: the pattern (a backtracking matcher: a back reference can take
+ * exponential time) is matched, by try_metric.c, in a child process that is
+ * killed after TRY_MATCH_MAX_S or at a signal.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -83,40 +81,6 @@ int try_log_file_open(int dirfd, const char *name)
 	return fd;
 }
 
-/* The value of the pattern's group in the last line it matches in buf (n
- * bytes; NULs count as spaces).  1 found, 0 none, -EDOM not finite. */
-static int find_metric(const regex_t *re, char *buf, size_t n, double *ret)
-{
-	double v = 0;
-	int found = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (!buf[i])
-			buf[i] = ' ';
-	buf[n] = '\0';
-	for (char *line = buf, *next; line && *line; line = next) {
-		regmatch_t m[2];
-		char *endp;
-		double x;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (regexec(re, line, 2, m, 0) || m[1].rm_so < 0)
-			continue;
-		line[m[1].rm_eo] = '\0';
-		x = strtod(line + m[1].rm_so, &endp);
-		if (endp != line + m[1].rm_so) {
-			v = x;
-			found = 1;
-		}
-	}
-	if (found && !isfinite(v))
-		return -EDOM;
-	*ret = v;
-	return found;
-}
-
 int try_metric(const regex_t *re, int fd, double *ret)
 {
 	struct { int r; double v; } res = { -EIO, 0 };
@@ -137,7 +101,7 @@ int try_metric(const regex_t *re, int fd, double *ret)
 		if (buf) {
 			lseek(fd, end > TRY_OUTPUT_MAX ? end - TRY_OUTPUT_MAX : 0, SEEK_SET);
 			n = read(fd, buf, TRY_OUTPUT_MAX);
-			res.r = find_metric(re, buf, n > 0 ? (size_t)n : 0, &res.v);
+			res.r = try_find_metric(re, buf, n > 0 ? (size_t)n : 0, &res.v);
 		}
 		_exit(write(p[1], &res, sizeof(res)) == sizeof(res) ? 0 : 1);
 	}

@@ -54,6 +54,12 @@ int try_log_file_open(int dirfd, const char *name);
  * -EINTR a signal came, other -errno. */
 int try_metric(const regex_t *re, int fd, double *ret);
 
+/* try_metric.c: the value of re's first group in the last line of buf (n
+ * bytes, and one more for the '\0' written there; NULs become spaces) it
+ * matches where a number starts: 1 found (*ret), 0 none (*ret 0), -EDOM
+ * not a finite number. */
+int try_find_metric(const regex_t *re, char *buf, size_t n, double *ret);
+
 /* The name of measure m (0 is "metric" or, without --metric, "wall_s"). */
 const char *try_measure_name(const struct try_ctx *t, int m);
 /* Medians, ranges, tests and the winner. */

@@ -203,3 +203,16 @@ lint() {	# the text as Prometheus reads it (promtool, when installed)
 	[ "$status" -ne 0 ]
 	[[ "$output" == *nosuch0* ]]
 }
+
+@test "metrics: a NetworkManager keyfile name that is not UTF-8 leaves the file valid UTF-8, the byte replaced" {
+	mkdir -p "$ROOT/proc/100" "$ROOT/run/NetworkManager" "$ROOT/etc/NetworkManager/system-connections"
+	echo NetworkManager >"$ROOT/proc/100/comm"
+	echo 100 >"$ROOT/run/NetworkManager/NetworkManager.pid"
+	printf '[connection]\nid=a\ninterface-name=%s\n[ethtool]\nring-rx=1024\n' "$DEV" \
+		>"$ROOT/etc/NetworkManager/system-connections/h"$'\xff'"i.nmconnection"
+	npr "$DEV" metrics >"$NP_TMP/out"
+	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$NP_TMP/out"
+	grep -q "^netpolicy_other_owner{device=\"$DEV\",owner=\"NetworkManager\",source=\"/etc/NetworkManager/system-connections/h"$'\uFFFD'"i.nmconnection\"" "$NP_TMP/out"
+	output=$(cat "$NP_TMP/out")
+	lint
+}

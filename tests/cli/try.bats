@@ -136,3 +136,25 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 		fi
 	done
 }
+
+# SIGTERM delivered by strace on netpolicy's 4th renameat: the try marker's
+# rename as throughput's run begins (1 marker and 2 journal at the start,
+# 3 the baseline's run, 4 throughput's), so the signal is there before that
+# condition's first write.  The guards below fail if it lands elsewhere:
+# "throughput (2/2)" and the engine's "interrupted by a signal" place it in
+# that condition's apply, and a model the simulator never saved (any write
+# saves it) places it before the first write.
+@test "try: SIGTERM before a condition's first write: exit 3 as set, nothing written" {
+	before=$(np_sim_state)
+	cp "$MODEL" "$NP_TMP/model.before"
+	run env "$NP_NO_LSAN" strace -qq -o /dev/null -e trace=renameat \
+		-e inject=renameat:signal=TERM:when=4 \
+		"${NP[@]}" "$DEV" try --settle 0 --rounds 1 throughput -- true
+	echo "$output"
+	[[ $output == *"round 1/1, throughput (2/2)"* ]]
+	[[ $output == *"interrupted by a signal"* ]]
+	cmp "$MODEL" "$NP_TMP/model.before"
+	[ "$status" -eq 3 ]
+	[ ! -e "$STATE_DIR/$DEV.journal" ] && [ ! -e "$STATE_DIR/$DEV.try" ]
+	[ "$(np_sim_state)" = "$before" ]
+}

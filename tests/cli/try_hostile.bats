@@ -123,3 +123,44 @@ gone() {
 	run "${NP[@]}" nosuch0 set --dry-run throughput
 	[ "$status" -eq 1 ]
 }
+
+# SIGTERM delivered by strace on netpolicy's 4th clone: the child matching
+# throughput's output (1 and 3 are the workloads, 2 the baseline's match).
+# The pattern takes val=1 from the baseline's output at once and would take
+# far longer than the 5 s bound on throughput's (its back references): the
+# signal must end the match and the run (exit 3), not wait for the bound
+# ("took too long") or for the pattern (the old in-process match never
+# returned: `timeout` ends it, 124).
+@test "try: SIGTERM during a catastrophic --metric match: exit 3 at once, device restored" {
+	before=$(np_sim_state)
+	run timeout -k 5 60 env "$NP_NO_LSAN" strace -qq -o /dev/null -e trace=clone,clone3 \
+		-e inject=clone,clone3:signal=TERM:when=4 \
+		"${NP[@]}" "$DEV" try --settle 0 --rounds 1 --metric 'val=([0-9]+)|(.*)(.*)(.*)\4\3x' throughput -- \
+		sh -c 'if [ -e "$0" ]; then i=0; while [ $i -lt 3000 ]; do printf ab; i=$((i + 1)); done
+			echo; else touch "$0"; echo val=1; fi' "$NP_TMP/once"
+	echo "$output"
+	[[ $output == *"round 1/1, throughput (2/2)"* ]]
+	[[ $output != *"took too long"* ]]
+	[ "$status" -eq 3 ]
+	[ "$(np_sim_state)" = "$before" ]
+}
+
+@test "try: a signal passed on reaches the workload's whole process group (exit 3)" {
+	before=$(np_sim_state)
+	# A background subshell of the workload traps SIGTERM (it writes .got);
+	# once it is ready, the workload's first process signals netpolicy (its
+	# parent), ignoring SIGTERM itself, and waits for the subshell: .got
+	# is there only if netpolicy passed the signal on to the whole group
+	# (the SIGKILL at the end of the run, after the wait, would not write it).
+	run timeout -k 5 60 "${NP[@]}" "$DEV" try --settle 0 -- sh -c '
+		(trap "echo got >\"$0.got\"; exit 0" TERM; touch "$0.ready"; while :; do :; done) &
+		trap "" TERM
+		while [ ! -e "$0.ready" ]; do :; done
+		kill -TERM $PPID
+		wait' "$NP_TMP/w"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ $output == *"SIGTERM received"* ]]
+	[ "$(cat "$NP_TMP/w.got")" = got ]
+	[ "$(np_sim_state)" = "$before" ]
+}
