@@ -128,10 +128,19 @@ static uint32_t field_of(const char *knob, const char *what)
 static void answered(struct np_engine *e, const char *knob, const char *what, enum np_phase phase)
 {
 	char item[sizeof(((struct np_answer *)0)->what) + 24];
+	const char *field = what;
 
-	if (phase != NP_PHASE_VERIFY || !e->policy || !field_of(knob, what))
+	if (!strcmp(knob, "queue-coalesce")) {
+		/* "rx-N FIELD": the field on every queue, which keeps the
+		 * record's list short on a device of many queues */
+		field = strchr(what, ' ');
+		field = field && np_coal_field_lookup(field + 1) >= 0 ? field + 1 : NULL;
+	} else if (!field_of(knob, what)) {
+		field = NULL;
+	}
+	if (phase != NP_PHASE_VERIFY || !e->policy || !field)
 		return;
-	snprintf(item, sizeof(item), "%s.%s", knob, what);
+	snprintf(item, sizeof(item), "%s.%s", knob, field);
 	if (!np_knob_listed(e->drop, item))
 		np_knob_list_add(e->drop, sizeof(e->drop), item);
 }

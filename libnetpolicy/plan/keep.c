@@ -61,11 +61,31 @@ static void keep_queues(struct np_dev *t, const struct np_dev *d, const char *kn
 	}
 }
 
+/* Device-wide field f left at the driver's value v: the queues the plan
+ * gave the device-wide value (every queue, or a mixed policy's default
+ * class) get v too, as the device-wide write gives it to every queue on
+ * the drivers with per-queue values (np_plan_queue_coalesce()); a queue
+ * with a class value of its own keeps its per-queue step. */
+static void follow_device_wide(struct np_dev *t, int f, uint32_t v)
+{
+	uint32_t planned = t->coalesce.val[f];
+
+	t->coalesce.val[f] = v;
+	if (!(t->coalesce.per_queue & (1u << f)))
+		return;
+	for (unsigned q = 0; q < t->n_rxq; q++)
+		if (t->rxq[q].coal[f] == planned)
+			t->rxq[q].coal[f] = v;
+}
+
 /* "coalesce.FIELD", "rings.FIELD": one field the driver refused, the
- * others of the request applied (apply/refuse.c). */
+ * others of the request applied (apply/refuse.c); "queue-coalesce.FIELD":
+ * a per-queue value the driver answered with a value of its own
+ * (apply/verify.c), left as the driver has it on every queue. */
 static void keep_fields(struct np_plan *plan, const struct np_state *st, const char *drop)
 {
-	struct np_rings *r = &plan->target->dev.rings;
+	struct np_dev *t = &plan->target->dev;
+	struct np_rings *r = &t->rings;
 	const struct np_rings *d = &st->dev.rings;
 	uint32_t *rt[NP_RING__COUNT] = { &r->rx, &r->rx_mini, &r->rx_jumbo, &r->tx };
 	const uint32_t *rd[NP_RING__COUNT] = { &d->rx, &d->rx_mini, &d->rx_jumbo, &d->tx };
@@ -75,9 +95,19 @@ static void keep_fields(struct np_plan *plan, const struct np_state *st, const c
 		snprintf(item, sizeof(item), "coalesce.%s", np_coal_field_name(f));
 		if (!np_knob_listed(drop, item))
 			continue;
-		plan->target->dev.coalesce.val[f] = st->dev.coalesce.val[f];
+		follow_device_wide(t, f, st->dev.coalesce.val[f]);
 		np_plan_note(plan, "coalesce", "%s left as it is: the driver refused it when this "
 			     "policy was applied", np_coal_field_name(f));
+	}
+	for (int f = 0; f < NP_COAL__COUNT; f++) {
+		snprintf(item, sizeof(item), "queue-coalesce.%s", np_coal_field_name(f));
+		if (!np_knob_listed(drop, item))
+			continue;
+		for (unsigned q = 0; q < t->n_rxq && q < st->dev.n_rxq; q++)
+			t->rxq[q].coal[f] = st->dev.rxq[q].coal[f];
+		np_plan_note(plan, "queue-coalesce", "%s of each queue left as it is: the driver "
+			     "answered with its own value when this policy was applied",
+			     np_coal_field_name(f));
 	}
 	for (int f = 0; f < NP_RING__COUNT; f++) {
 		snprintf(item, sizeof(item), "rings.%s", np_ring_field_name(f));

@@ -61,7 +61,8 @@ static int parse_mode(struct json_object *o, const char *p, struct np_sim_fault 
 	if (f->mode >= NP_SIM_MODE_KEEP && f->op != NP_SIM_OP_SET_COALESCE)
 		return np_sim_bad(err, p, "mode: \"%s\" is a set_coalesce behaviour", mode_names[f->mode]);
 	if (f->mode == NP_SIM_MODE_ROUND && f->op != NP_SIM_OP_SET_CHANNELS && f->op != NP_SIM_OP_SET_RINGS &&
-	    f->op != NP_SIM_OP_SET_COALESCE && f->op != NP_SIM_OP_WRITE_ATTR)
+	    f->op != NP_SIM_OP_SET_COALESCE && f->op != NP_SIM_OP_SET_QUEUE_COALESCE &&
+	    f->op != NP_SIM_OP_WRITE_ATTR)
 		return np_sim_bad(err, p, "mode: \"round\" needs an operation with numeric values");
 	if (f->mode == NP_SIM_MODE_IGNORE && f->op == NP_SIM_OP_DISCOVER)
 		return np_sim_bad(err, p, "mode: discover cannot \"ignore\"");

@@ -87,3 +87,56 @@ coal() { npsim --json "$DEV" show | jq -c "[.coalesce.fields | $1]"; }
 	[[ "$output" == *"rolled back, the device is as it was"* ]]
 	[ "$(state_of)" = "$PRISTINE" ]
 }
+
+# per-queue rx-usecs of every queue, counted: "VALUE xCOUNT ..."
+queue_rx_usecs() {
+	npsim --json "$DEV" show | jq -r '[.queues.rx[].coalesce["rx-usecs"]] | group_by(.)
+		| map("\(.[0]) x\(length)") | join(" ")'
+}
+
+@test "one timer on a device with per-queue values: each queue's answer is recorded, check passes" {
+	# found by the sweep (seed 2026: ice-100g busy-poll; couple; set_rings
+	# refused): the device-wide write gives every queue the driver's coupled
+	# rx-usecs 8, and check called each queue's 8 drift from the planned 0
+	np_model ice-100g
+	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+	behave '.devices[0].coalesce.fields["tx-usecs"] = .devices[0].coalesce.fields["rx-usecs"]
+		| .faults = [{op: "set_coalesce", mode: "couple"}, {op: "set_rings", every: true, errno: "EOPNOTSUPP"}]'
+	run npsim --json "$DEV" set busy-poll
+	[ "$status" -eq 0 ]
+	[[ "$(jq -r '.rounded' <<<"$output")" == *"coalesce rx-usecs: driver set 8 for 0"* ]]
+	[ "$(queue_rx_usecs)" = "8 x24" ]
+	run npsim "$DEV" check
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"queue-coalesce"*"->"* ]]
+	run npsim "$DEV" reset
+	[ "$status" -eq 0 ]
+	[ "$(state_of)" = "$PRISTINE" ]
+}
+
+@test "a per-queue value the driver rounds: its answer, recorded for check, not drift" {
+	# the device-wide values are the policy's already; queue 3 alone is
+	# written, and the driver keeps its timer's resolution (4 us)
+	np_model ice-100g
+	DEV=$(jq -r '.devices[0].ifname' "$MODEL")
+	mkdir -p "$NP_TMP/pol"
+	printf 'base = busy-poll\ncoalesce.rx-usecs = 6\n' >"$NP_TMP/pol/six.conf"
+	behave '.devices[0].coalesce.fields = {"rx-usecs": 6, "tx-usecs": 8, "adaptive-rx": false,
+		"adaptive-tx": false, "rx-usecs-high": 0} | .devices[0].queues.rx[3].coalesce = {"rx-usecs": 50}
+		| .faults = [{op: "set_queue_coalesce", mode: "round"}]'
+	run npsim --policy-dir "$NP_TMP/pol" --json "$DEV" set six
+	[ "$status" -eq 0 ]
+	[[ "$(jq -r '.rounded' <<<"$output")" == *"queue-coalesce rx-3 rx-usecs: driver set 4 for 6"* ]]
+	[ "$(queue_rx_usecs)" = "4 x1 6 x23" ]
+	run npsim --policy-dir "$NP_TMP/pol" "$DEV" check
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# only that field is the driver's from now on: another writer's
+	# tx-usecs on a queue is still drift
+	jq '.devices[0].queues.rx[5].coalesce["tx-usecs"] = 20' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+	run npsim --policy-dir "$NP_TMP/pol" "$DEV" check
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"rx-5 tx-usecs 20 -> 8"* ]]
+}
