@@ -103,6 +103,7 @@ void cli_print_json(struct cli *c, struct json_object *obj)
 {
 	struct json_object *doc = NULL;
 	const char *text = NULL;
+	bool suspect = false;
 
 	/* half a document is worse than none: a script would take it */
 	if (obj && !c->out_failed && json_object_is_type(obj, json_type_object)) {
@@ -124,13 +125,19 @@ void cli_print_json(struct cli *c, struct json_object *obj)
 		}
 		obj = doc;
 	}
-	if (obj && !c->out_failed)
+	if (obj && !c->out_failed) {
+		errno = 0;
 		text = json_object_to_json_string_ext(obj, (c->trigger ? JSON_C_TO_STRING_PLAIN :
 							    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) |
 							   JSON_C_TO_STRING_NOSLASHESCAPE);
+		suspect = errno != 0;
+	}
 	/* json-c can return a damaged text when memory runs out (a failed
-	 * append to its buffer is ignored): print only what reads back */
-	if (text) {
+	 * append to its buffer is ignored): print only what reads back.  A
+	 * failed allocation sets errno (malloc(3)) and json-c's serializers
+	 * never clear it, so a text made with errno still 0 needs no reading
+	 * back (which took a twentieth of a `show --json`). */
+	if (text && suspect) {
 		struct json_object *back = json_tokener_parse(text);
 
 		if (!back || !json_object_equal(obj, back))

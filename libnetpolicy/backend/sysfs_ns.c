@@ -9,9 +9,20 @@
  * namespace, and never attached anywhere has the st_dev of /sys exactly
  * when /sys is this namespace's.  Making one needs CAP_SYS_ADMIN; without
  * it the device's own ifindex is compared (np_sysfs_dev_ours).
+ *
+ * That check is the dearest thing a `show` does after process start: the
+ * close of the detached mount waits for an RCU grace period (0.1-3 ms on a
+ * busy machine).  The CLI asks before it makes its context and the kernel
+ * backend asks again, so the verdict is kept for the thread (a network
+ * namespace is a thread's) with what it depends on: the thread's network
+ * namespace and the superblock /sys shows.  Neither can change under a
+ * kept verdict without one of them changing: a mounted /sys pins its
+ * superblock, and a superblock's namespace is fixed for its life.  A new
+ * sysfs on /sys (cli_own_sysfs) or a setns() is asked afresh.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,10 +64,19 @@ static int fresh_sysfs(void)
 #endif
 }
 
+/* The last verdict of this thread, and what it was for. */
+static _Thread_local struct {
+	bool valid;
+	dev_t ns_dev, sys_dev;
+	ino_t ns_ino;
+	int ours;
+} memo;
+
 int np_sysfs_netns_at(int rootfd)
 {
-	struct stat ours, theirs;
+	struct stat ours, theirs, ns;
 	struct statfs sfs;
+	bool ns_known;
 	int fd, fresh, r;
 
 	fd = openat(rootfd, "sys", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -69,11 +89,23 @@ int np_sysfs_netns_at(int rootfd)
 	/* a fixture tree is nobody's namespace */
 	if (sfs.f_type != SYSFS_MAGIC)
 		return 1;
+	/* the real /proc, not rootfd's: it is this thread's namespace */
+	ns_known = stat("/proc/thread-self/ns/net", &ns) == 0;
+	if (ns_known && memo.valid && memo.ns_dev == ns.st_dev && memo.ns_ino == ns.st_ino &&
+	    memo.sys_dev == theirs.st_dev)
+		return memo.ours;
 	fresh = fresh_sysfs();
 	if (fresh < 0)
 		return fresh;
 	r = fstat(fresh, &ours) < 0 ? -errno : ours.st_dev == theirs.st_dev;
 	close(fresh);
+	memo.valid = ns_known && r >= 0;
+	if (memo.valid) {
+		memo.ns_dev = ns.st_dev;
+		memo.ns_ino = ns.st_ino;
+		memo.sys_dev = theirs.st_dev;
+		memo.ours = r;
+	}
 	return r;
 }
 
