@@ -88,6 +88,7 @@ struct cli {
 	char **cmd_argv;
 	bool changed;		/* a device was changed (for the exit status of output errors) */
 	bool out_failed;	/* a document could not be built (memory ran out): not printed */
+	bool signal_said;	/* the command said what a signal stopped (try's report) */
 	/* watch --json: what made watch re-apply; each document is then one
 	 * line (JSON Lines) with the time and this trigger */
 	const char *trigger;

@@ -543,7 +543,7 @@ static int finish(struct cli *c, int r)
 		r = cli_output_status(r, c->changed, c->out_errno);
 	}
 	sig = cli_signal_received();
-	if (sig && !c->quiet)
+	if (sig && !c->quiet && !c->signal_said)
 		fprintf(stderr, "netpolicy: %s received: stopped after the current run\n",
 			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
 	return r;

@@ -9,6 +9,7 @@
  * than the baseline.
  */
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 #include "try_run.h"
@@ -71,14 +72,24 @@ void try_analyse(struct try_ctx *t)
 	}
 }
 
-/* "better" or "worse" for the metric, "higher" or "lower" for the others */
-static const char *verdict_word(const struct try_ctx *t, int m, int v)
+/* "better" or "worse" for the metric, "higher" or "lower" for the others;
+ * no verdict at all without a completed run on both sides */
+static const char *verdict_word(const struct try_ctx *t, const struct try_cond *cd, int m)
 {
+	int v = cd->verdict[m];
+
+	if (!cd->n_runs || !t->cond[0].n_runs)
+		return "not measured";
 	if (!v)
 		return "no measurable difference";
 	if (m == 0)
 		return (v < 0) == t->lower_better ? "better" : "worse";
 	return v > 0 ? "higher" : "lower";
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "signal";
 }
 
 static struct json_object *jnum(double v)
@@ -94,6 +105,36 @@ static void jadd_num(struct cli *c, struct json_object *o, const char *key, doub
 		cli_jadd(c, o, key, jnum(v));
 }
 
+static struct json_object *run_json(struct try_ctx *t, const struct try_run *r, bool failed)
+{
+	struct cli *c = t->c;
+	struct json_object *ro = json_object_new_object(), *tail;
+	const char *p = t->tail;
+
+	cli_jadd(c, ro, "round", json_object_new_int(r->round));
+	cli_jadd(c, ro, "position", json_object_new_int(r->position));
+	cli_jadd(c, ro, "completed", json_object_new_boolean(!failed));
+	cli_jadd(c, ro, "exit", json_object_new_int(r->status));
+	if (r->signal)
+		cli_jadd(c, ro, "signal", json_object_new_int(r->signal));
+	else
+		cli_jnull(c, ro, "signal");
+	cli_jadd(c, ro, "timed_out", json_object_new_boolean(r->timed_out));
+	for (int m = 0; m < TRY_N_MEASURES; m++)
+		jadd_num(c, ro, try_measure_name(t, m), failed && !m && c->try_metric ? NAN : r->v[m]);
+	if (!failed)
+		return ro;
+	tail = json_object_new_array();
+	while (*p) {
+		size_t l = strcspn(p, "\n");
+
+		cli_jpush(c, tail, json_object_new_string_len(p, (int)l));
+		p += l + (p[l] == '\n');
+	}
+	cli_jadd(c, ro, "output_tail", tail);
+	return ro;
+}
+
 static struct json_object *cond_json(struct try_ctx *t, const struct try_cond *cd)
 {
 	struct cli *c = t->c;
@@ -101,17 +142,11 @@ static struct json_object *cond_json(struct try_ctx *t, const struct try_cond *c
 	struct json_object *sum = json_object_new_object();
 
 	cli_jadd(c, o, "name", json_object_new_string(cd->name));
-	for (int i = 0; i < cd->n_runs; i++) {
-		const struct try_run *r = &cd->runs[i];
-		struct json_object *ro = json_object_new_object();
-
-		cli_jadd(c, ro, "round", json_object_new_int(r->round));
-		cli_jadd(c, ro, "position", json_object_new_int(r->position));
-		cli_jadd(c, ro, "exit", json_object_new_int(r->status));
-		for (int m = 0; m < TRY_N_MEASURES; m++)
-			jadd_num(c, ro, try_measure_name(t, m), r->v[m]);
-		cli_jpush(c, runs, ro);
-	}
+	for (int i = 0; i < cd->n_runs; i++)
+		cli_jpush(c, runs, run_json(t, &cd->runs[i], false));
+	/* the run that stopped the try, after the completed ones */
+	if (t->failed == (int)(cd - t->cond))
+		cli_jpush(c, runs, run_json(t, &cd->runs[cd->n_runs], true));
 	cli_jadd(c, o, "runs", runs);
 	for (int m = 0; m < TRY_N_MEASURES; m++) {
 		struct json_object *s = json_object_new_object();
@@ -125,7 +160,7 @@ static struct json_object *cond_json(struct try_ctx *t, const struct try_cond *c
 			cli_jnull(c, s, "verdict");
 		else
 			cli_jadd(c, s, "verdict",
-				 json_object_new_string(verdict_word(t, m, cd->verdict[m])));
+				 json_object_new_string(verdict_word(t, cd, m)));
 		cli_jadd(c, sum, try_measure_name(t, m), s);
 	}
 	cli_jadd(c, o, "summary", sum);
@@ -146,6 +181,11 @@ static void report_json(struct try_ctx *t)
 	cli_jadd(c, doc, "command", cmd);
 	cli_jadd(c, doc, "rounds", json_object_new_int(c->try_rounds));
 	cli_jadd(c, doc, "completed", json_object_new_boolean(t->completed));
+	if (t->stop_signal)
+		cli_jadd(c, doc, "stopped_by", json_object_new_string(signal_name(t->stop_signal)));
+	else
+		cli_jnull(c, doc, "stopped_by");
+	cli_jadd(c, doc, "restored", json_object_new_boolean(t->restored));
 	cli_jadd(c, doc, "settle_s", json_object_new_double(c->try_settle));
 	cli_jadd(c, doc, "timeout_s", json_object_new_double(c->try_timeout));
 	if (c->try_metric)
@@ -192,16 +232,22 @@ void try_report(struct try_ctx *t)
 		char range[64];
 
 		if (!cd->n_runs) {
-			printf("%-14s %5d %12s %25s\n", cd->name, 0, "-", "-");
+			if (i)
+				printf("%-14s %5d %12s %25s %7s  %s\n", cd->name, 0, "-", "-", "-",
+				       verdict_word(t, cd, 0));
+			else
+				printf("%-14s %5d %12s %25s\n", cd->name, 0, "-", "-");
 			continue;
 		}
 		snprintf(range, sizeof(range), "%.4g-%.4g", cd->min[0], cd->max[0]);
 		printf("%-14s %5d %12.4g %25s", cd->name, cd->n_runs, cd->median[0], range);
 		if (i == 0)
 			printf("\n");
+		else if (!base->n_runs)
+			printf(" %7s  %s\n", "-", verdict_word(t, cd, 0));
 		else
 			printf(" %7.3f  %s (p=%.2g)\n", cd->ratio[0],
-			       verdict_word(t, 0, cd->verdict[0]), cd->p[0]);
+			       verdict_word(t, cd, 0), cd->p[0]);
 	}
 	for (int i = 1; i < t->n_cond; i++) {
 		const struct try_cond *cd = &t->cond[i];
@@ -210,10 +256,14 @@ void try_report(struct try_ctx *t)
 			if (cd->verdict[m])
 				printf("  %s: %s %.4g against %.4g (x%.3f), %s (p=%.2g)\n", cd->name,
 				       try_measure_name(t, m), cd->median[m], base->median[m],
-				       cd->ratio[m], verdict_word(t, m, cd->verdict[m]), cd->p[m]);
+				       cd->ratio[m], verdict_word(t, cd, m), cd->p[m]);
 	}
-	if (!t->completed)
-		printf("stopped before the last run: no policy is kept\n");
+	if (!t->completed && t->stop_signal)
+		printf("stopped by %s: no policy is kept%s\n", signal_name(t->stop_signal),
+		       t->restored ? "; the device is back at the baseline (verified)" : "");
+	else if (!t->completed)
+		printf("stopped before the last run: no policy is kept%s\n",
+		       t->restored ? "; the device is back at the baseline (verified)" : "");
 	else if (t->winner > 0)
 		printf("best: %s%s\n", t->cond[t->winner].name,
 		       t->kept ? " (kept: applied as 'set' would)" :

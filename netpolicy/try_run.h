@@ -13,9 +13,16 @@
 /* the measures a run records: the metric, then the library's */
 #define TRY_N_MEASURES (1 + NP_TRY_MEASURE__COUNT)
 
+/* the last lines of a failed run's output kept for its report */
+#define TRY_TAIL_LINES 5
+#define TRY_TAIL_MAX 1024
+
 struct try_run {
 	int round, position;	/* 1-based */
 	int status;		/* exit status, 128+N for signal N, -1 timed out */
+	int exit_code;		/* its exit status, -1 when a signal ended it */
+	int signal;		/* the signal that ended it, 0 none */
+	bool timed_out;		/* --timeout stopped it (then signal is the stop's) */
 	double v[TRY_N_MEASURES];
 };
 
@@ -40,6 +47,12 @@ struct try_ctx {
 	int winner;		/* index of the condition kept or to keep, -1 none */
 	bool kept;
 	int log_dirfd;		/* --log, -1 without */
+	/* the run that failed and stopped the try: cond[failed].runs[n_runs]
+	 * (not counted in n_runs: no statistics of it), -1 none */
+	int failed;
+	char tail[TRY_TAIL_MAX];	/* its output's last lines, '\n' between */
+	int stop_signal;	/* the SIGINT, SIGTERM or SIGHUP that stopped the try, 0 none */
+	bool restored;		/* the device's return to the baseline was verified */
 };
 
 /* try_files.c: the --log directory made if need be and opened when it is
@@ -53,6 +66,9 @@ int try_log_file_open(int dirfd, const char *name);
  * 0 none, -EDOM not a finite number, -ETIME the pattern took too long,
  * -EINTR a signal came, other -errno. */
 int try_metric(const regex_t *re, int fd, double *ret);
+/* The last TRY_TAIL_LINES lines of the workload's output fd into buf
+ * (lines cut at 160 bytes, control characters as '?'); "" when empty. */
+void try_output_tail(int fd, char *buf, size_t size);
 
 /* The name of measure m (0 is "metric" or, without --metric, "wall_s"). */
 const char *try_measure_name(const struct try_ctx *t, int m);

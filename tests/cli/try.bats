@@ -84,7 +84,8 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	before=$(np_sim_state)
 	run "${NP[@]}" "$DEV" try --rounds 2 --settle 0 throughput -- sh -c '[ ! -e "$0" ] || exit 3; touch "$0"' "$NP_TMP/once"
 	[ "$status" -eq 10 ]
-	[[ $output == *"the command failed under throughput (round 1); the device is back at its baseline"* ]]
+	[[ $output == *"the command failed under throughput (round 1): exit status 3"* ]]
+	[[ $output == *"stopped before the last run: no policy is kept; the device is back at the baseline (verified)"* ]]
 	[ "$(np_sim_state)" = "$before" ]
 	[ ! -e "$STATE_DIR/$DEV.journal" ]
 	run "${NP[@]}" "$DEV" try --settle 0 --metric 'x=([0-9]+)' -- echo nothing
@@ -92,6 +93,61 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	[[ $output == *"--metric pattern matched nothing"* ]]
 	run "${NP[@]}" "$DEV" try --settle 0 -- /nonexistent/command
 	[ "$status" -eq 10 ]
+	[ "$(np_sim_state)" = "$before" ]
+}
+
+@test "try: a failed run says why: its status, signal or timeout and its output's last lines" {
+	before=$(np_sim_state)
+	run "${NP[@]}" "$DEV" try --settle 0 cpu -- /nonexistent/command
+	[ "$status" -eq 10 ]
+	[[ $output == *"the command failed under baseline (round 1): exit status 127"* ]]
+	[[ $output == *"  | netpolicy: try: /nonexistent/command: No such file or directory"* ]]
+	# no run of cpu completed: no verdict is computed for it
+	[[ $output == *"cpu                0 "*"not measured"* ]]
+	[[ $output != *"no measurable difference"* ]]
+	# six lines of output, an escape among them: the last five, the escape as '?'
+	run "${NP[@]}" -q --json "$DEV" try --settle 0 cpu -- \
+		sh -c 'for i in 1 2 3 4 5; do echo "line $i"; done; printf "\033[2Jgone\n"; exit 4'
+	[ "$status" -eq 10 ]
+	output=$(sed -n '/^{/,/^}/p' <<<"$output")
+	[ "$(jq -c '.conditions[0].runs | map({completed, exit, signal, timed_out, output_tail})' <<<"$output")" = \
+		'[{"completed":false,"exit":4,"signal":null,"timed_out":false,"output_tail":["line 2","line 3","line 4","line 5","?[2Jgone"]}]' ]
+	[ "$(jq -r '.conditions[1].summary.wall_s.verdict' <<<"$output")" = "not measured" ]
+	[ "$(jq -c '[.completed, .restored, .stopped_by]' <<<"$output")" = '[false,true,null]' ]
+	# killed by a signal; stopped by the timeout
+	run "${NP[@]}" "$DEV" try --settle 0 cpu -- sh -c 'echo dying; kill -KILL $$'
+	[ "$status" -eq 10 ]
+	[[ $output == *"the command was killed under baseline (round 1): killed by signal 9 (Killed)"* ]]
+	[[ $output == *"  | dying"* ]]
+	run "${NP[@]}" --json "$DEV" try --settle 0 --timeout 1 cpu -- sh -c 'echo waiting; exec sleep 30'
+	[ "$status" -eq 10 ]
+	output=$(sed -n '/^{/,/^}/p' <<<"$output")
+	[ "$(jq -c '.conditions[0].runs[0] | [.timed_out, .exit, .signal, .output_tail]' <<<"$output")" = '[true,-1,15,["waiting"]]' ]
+	[ "$(np_sim_state)" = "$before" ]
+}
+
+@test "try: SIGINT prints the runs so far and the device back at the baseline (verified), exit 3" {
+	before=$(np_sim_state)
+	# the third run (round 2, cpu) waits for the signal
+	"${NP[@]}" "$DEV" try --settle 0 --rounds 3 cpu -- sh -c '
+		n=$(cat "$0/n" 2>/dev/null || echo 0); echo $((n + 1)) >"$0/n"
+		[ "$n" -eq 2 ] || exit 0
+		touch "$0/in"
+		while :; do sleep 0.05; done' "$NP_TMP" >"$NP_TMP/out" 2>&1 3>&- &
+	pid=$!
+	while [ ! -e "$NP_TMP/in" ]; do
+		kill -0 "$pid" 2>/dev/null || { cat "$NP_TMP/out"; false; }
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	cat "$NP_TMP/out"
+	[ "$rc" -eq 3 ]
+	grep -q '^baseline  *1 ' "$NP_TMP/out"
+	grep -q '^cpu  *1 ' "$NP_TMP/out"
+	grep -qx 'stopped by SIGINT: no policy is kept; the device is back at the baseline (verified)' "$NP_TMP/out"
+	! grep -q 'stopped after the current run' "$NP_TMP/out"
 	[ "$(np_sim_state)" = "$before" ]
 }
 
