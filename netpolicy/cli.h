@@ -82,6 +82,7 @@ struct cli {
 	int try_rounds;
 	double try_settle, try_timeout;
 	const char *try_metric, *try_keep, *try_log;
+	const char *try_metric_json;	/* --metric-json PATH */
 	const char *output;	/* metrics --output FILE */
 	bool try_lower;
 	int cmd_argc;

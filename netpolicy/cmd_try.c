@@ -108,6 +108,7 @@ static void print_schedule(struct try_ctx *t)
 			cli_jpush(c, sched, round);
 		}
 		cli_jadd(c, doc, "schedule", sched);
+		try_warnings_json(t, doc);
 		cli_print_json(c, doc);
 		json_object_put(doc);
 		return;
@@ -291,11 +292,18 @@ static void metric_failed(struct try_ctx *t, struct try_cond *cd, int fd, int r)
 {
 	struct cli *c = t->c;
 
-	fprintf(stderr, "netpolicy: %s: try: the --metric pattern %s in the command's "
-		"output under %s (round %d)\n", c->device, r == 0 ? "matched nothing" :
-		r == -EDOM ? "captured a value that is not a finite number" : r == -ETIME ?
-		"took too long to match (a back reference on a long line?)" : strerror(-r),
-		cd->name, cd->runs[cd->n_runs].round);
+	if (c->try_metric_json)
+		fprintf(stderr, "netpolicy: %s: try: --metric-json %s: %s in the command's output "
+			"under %s (round %d)\n", c->device, c->try_metric_json,
+			r == 0 ? "no value there" : r == -EDOM ? "not a finite number there" :
+			r == -EBADMSG ? "no JSON document" : r == -EFBIG ? "more than 16 MiB" :
+			strerror(-r), cd->name, cd->runs[cd->n_runs].round);
+	else
+		fprintf(stderr, "netpolicy: %s: try: the --metric pattern %s in the command's "
+			"output under %s (round %d)\n", c->device, r == 0 ? "matched nothing" :
+			r == -EDOM ? "captured a value that is not a finite number" : r == -ETIME ?
+			"took too long to match (a back reference on a long line?)" :
+			strerror(-r), cd->name, cd->runs[cd->n_runs].round);
 	t->failed = (int)(cd - t->cond);
 	try_output_tail(fd, t->tail, sizeof(t->tail));
 	print_tail(t);
@@ -364,7 +372,8 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 		close(fd);
 		return cli_exit_of_workload(run->status);
 	}
-	r = re ? try_metric(re, fd, &run->v[0]) : 1;
+	r = re ? try_metric(re, fd, &run->v[0]) :
+	    c->try_metric_json ? try_metric_json(c->try_metric_json, fd, &run->v[0]) : 1;
 	if (r == -EINTR) {
 		close(fd);
 		return NP_EXIT_ROLLED_BACK;
@@ -376,6 +385,8 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 	}
 	close(fd);
 	cd->n_runs++;
+	if (cd == t->cond)
+		try_check_baseline(t);
 	return 0;
 }
 
@@ -388,6 +399,8 @@ static int dry_run(struct try_ctx *t)
 	if (np_discover(t->c->ctx, t->c->device, &st, err) < 0)
 		return cli_fail(t->c, err);
 	np_state_free(st);
+	t->alpha = try_alpha(t);
+	try_check_rounds(t);
 	print_schedule(t);
 	return 0;
 }
@@ -404,6 +417,8 @@ static int run_all(struct try_ctx *t, const regex_t *re)
 
 	if (!res)
 		return cli_out_of_memory();
+	t->alpha = try_alpha(t);
+	try_check_rounds(t);
 	if (np_try_begin(c->ctx, c->device, &tr, err) < 0)
 		return cli_fail(c, err);
 	for (int round = 0; round < c->try_rounds && !rc; round++)
@@ -466,6 +481,11 @@ int cmd_try(struct cli *c)
 					       "value", c->try_metric);
 		}
 	}
+	if (c->try_metric_json && c->try_metric)
+		return cli_usage_error("--metric and --metric-json: one measure, not both");
+	if (c->try_metric_json && !try_json_path_valid(c->try_metric_json))
+		return cli_usage_error("--metric-json: '%s' is not a path of members "
+				       "(end.sum_received.bits_per_second)", c->try_metric_json);
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		if (c->try_metric)
@@ -476,7 +496,7 @@ int cmd_try(struct cli *c)
 	t->winner = -1;
 	t->failed = -1;
 	/* without a metric the measure is wall time, where less is better */
-	t->lower_better = c->try_lower || !c->try_metric;
+	t->lower_better = c->try_lower || (!c->try_metric && !c->try_metric_json);
 	t->log_dirfd = -1;
 	rc = conditions(t);
 	/* a dry run creates nothing */

@@ -10,16 +10,93 @@
  */
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "try_run.h"
 
 #define TRY_ALPHA 0.05
+/* a wall time at most this share, plus TRY_FIXED_START_S (starting the
+ * command, and seeing it end), above a whole number of seconds looks like
+ * a command that runs for a fixed time */
+#define TRY_FIXED_SHARE 0.02
+#define TRY_FIXED_START_S 0.1
+
+double try_alpha(const struct try_ctx *t)
+{
+	return TRY_ALPHA / (t->n_cond > 1 ? t->n_cond - 1 : 1);
+}
+
+/* A warning: on stderr now (not with -q), or in the JSON document. */
+static void warn(struct try_ctx *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *w;
+
+	if (t->n_warn == TRY_MAX_WARN)
+		return;
+	w = t->warn[t->n_warn++];
+	va_start(ap, fmt);
+	vsnprintf(w, sizeof(t->warn[0]), fmt, ap);
+	va_end(ap);
+	if (!t->c->quiet && !t->c->json)
+		fprintf(stderr, "netpolicy: %s: try: warning: %s\n", t->c->device, w);
+}
+
+void try_warnings_json(struct try_ctx *t, struct json_object *doc)
+{
+	struct json_object *warns = json_object_new_array();
+
+	for (int i = 0; i < t->n_warn; i++)
+		cli_jpush(t->c, warns, json_object_new_string(t->warn[i]));
+	cli_jadd(t->c, doc, "warnings", warns);
+}
+
+void try_check_rounds(struct try_ctx *t)
+{
+	int rounds = t->c->try_rounds, least;
+	double p = try_least_p((size_t)rounds);
+
+	if (t->n_cond < 2 || p < t->alpha)
+		return;
+	least = try_least_rounds(t->alpha);
+	warn(t, "with %d round%s no difference can be called: the rank test's smallest p is "
+	     "%.3g, not below %.3g (0.05 over %d %s); %d rounds can", rounds,
+	     rounds > 1 ? "s" : "", p, t->alpha, t->n_cond - 1,
+	     t->n_cond > 2 ? "policies" : "policy", least);
+}
+
+void try_check_baseline(struct try_ctx *t)
+{
+	const struct try_cond *b = &t->cond[0];
+	const struct try_run *r = &b->runs[b->n_runs - 1];
+	double x = r->v[0], w = r->v[1 + NP_TRY_WALL], whole = floor(w);
+	bool same = b->n_runs > 1;
+
+	/* the duration of a command that runs for a fixed time: a whole
+	 * number of seconds and a little (iperf3 -t 10: 10.01 s) */
+	if (!t->warned_fixed && whole >= 1 && w - whole <= TRY_FIXED_SHARE * whole +
+	    TRY_FIXED_START_S && fabs(x - w) <= TRY_FIXED_SHARE * w + TRY_FIXED_START_S) {
+		t->warned_fixed = true;
+		warn(t, "the metric, %.4g, is the run's wall time, %.4g s: a command that runs "
+		     "for a fixed time (iperf3 -t, netperf -l, sleep) takes as long under every "
+		     "policy; measure what it prints (--metric, --metric-json)", x, w);
+	}
+	for (int i = 0; i < b->n_runs - 1; i++)
+		same = same && b->runs[i].v[0] == x;
+	if (same && !t->warned_same) {
+		t->warned_same = true;
+		warn(t, "the metric was %.6g in each of the %d baseline runs: a measure varies "
+		     "from run to run; is it a setting or the duration the command prints?",
+		     x, b->n_runs);
+	}
+}
 
 const char *try_measure_name(const struct try_ctx *t, int m)
 {
 	if (m == 0)
-		return t->c->try_metric ? "metric" : "wall_s";
+		return t->c->try_metric || t->c->try_metric_json ? "metric" : "wall_s";
 	return np_try_measure_name((enum np_try_measure)(m - 1));
 }
 
@@ -54,7 +131,7 @@ void try_analyse(struct try_ctx *t)
 	const struct try_cond *base = &t->cond[0];
 	double best = NAN;
 
-	t->alpha = TRY_ALPHA / (t->n_cond > 1 ? t->n_cond - 1 : 1);
+	t->alpha = try_alpha(t);
 	for (int i = 0; i < t->n_cond; i++)
 		for (int m = 0; m < TRY_N_MEASURES; m++)
 			summarise(&t->cond[i], base, m, t->alpha);
@@ -121,7 +198,7 @@ static struct json_object *run_json(struct try_ctx *t, const struct try_run *r, 
 		cli_jnull(c, ro, "signal");
 	cli_jadd(c, ro, "timed_out", json_object_new_boolean(r->timed_out));
 	for (int m = 0; m < TRY_N_MEASURES; m++)
-		jadd_num(c, ro, try_measure_name(t, m), failed && !m && c->try_metric ? NAN : r->v[m]);
+		jadd_num(c, ro, try_measure_name(t, m), failed && !m && strcmp(try_measure_name(t, 0), "wall_s") ? NAN : r->v[m]);
 	if (!failed)
 		return ro;
 	tail = json_object_new_array();
@@ -192,10 +269,15 @@ static void report_json(struct try_ctx *t)
 		cli_jadd(c, metric, "pattern", json_object_new_string(c->try_metric));
 	else
 		cli_jnull(c, metric, "pattern");
+	if (c->try_metric_json)
+		cli_jadd(c, metric, "json_path", json_object_new_string(c->try_metric_json));
+	else
+		cli_jnull(c, metric, "json_path");
 	cli_jadd(c, metric, "name", json_object_new_string(try_measure_name(t, 0)));
 	cli_jadd(c, metric, "lower_is_better", json_object_new_boolean(t->lower_better));
 	cli_jadd(c, doc, "metric", metric);
 	cli_jadd(c, doc, "alpha", json_object_new_double(t->alpha));
+	try_warnings_json(t, doc);
 	for (int i = 0; i < t->n_cond; i++)
 		cli_jpush(c, conds, cond_json(t, &t->cond[i]));
 	cli_jadd(c, doc, "conditions", conds);
@@ -223,6 +305,7 @@ void try_report(struct try_ctx *t)
 	if (c->quiet)
 		return;
 	printf("try %s: %s, %s is better; a difference is called at p < %.3g\n", c->device,
+	       c->try_metric_json ? "metric: --metric-json's value" :
 	       c->try_metric ? "metric from the command's output" : "metric: wall time (s)",
 	       t->lower_better ? "lower" : "higher", t->alpha);
 	printf("%-14s %5s %12s %25s %7s  %s\n", "condition", "runs", "median", "min-max", "ratio",

@@ -103,6 +103,7 @@ parser_table() {
 			rounds) arg=(3) ;;
 			settle|timeout) arg=(5) ;;
 			metric) arg=('(x)') ;;
+			metric-json) arg=(a.b) ;;
 			keep) arg=(none) ;;
 			log) arg=("$NP_TMP/log") ;;
 			output) arg=("$NP_TMP/m.prom") ;;

@@ -45,7 +45,7 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 
 @test "try --dry-run: the schedule rotates each round, nothing changes" {
 	before=$(np_sim_state)
-	run "${NP[@]}" "$DEV" try --dry-run --rounds 3 throughput latency -- false
+	run "${NP[@]}" -q "$DEV" try --dry-run --rounds 3 throughput latency -- false
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "round 1: baseline, throughput, latency" ]
 	[ "${lines[2]}" = "round 2: throughput, latency, baseline" ]
@@ -149,6 +149,65 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	grep -qx 'stopped by SIGINT: no policy is kept; the device is back at the baseline (verified)' "$NP_TMP/out"
 	! grep -q 'stopped after the current run' "$NP_TMP/out"
 	[ "$(np_sim_state)" = "$before" ]
+}
+
+@test "try: rounds that cannot reach the threshold are said before the first run, with the least that can" {
+	# four policies: p must be below 0.05/4; the exact test's floor with
+	# n runs a side is 2/C(2n,n): 0.1 at 3, 0.029 at 4, 0.0079 at 5
+	run "${NP[@]}" "$DEV" try --dry-run --rounds 3 -- true
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == *"warning: with 3 rounds no difference can be called: the rank test's smallest p is 0.1, not below 0.0125 (0.05 over 4 policies); 5 rounds can" ]]
+	run "${NP[@]}" "$DEV" try --dry-run --rounds 5 -- true
+	[[ $output != *warning* ]]
+	run "${NP[@]}" --json "$DEV" try --dry-run --rounds 4 -- true
+	[ "$(jq -r '.warnings[0]' <<<"$output")" = "with 4 rounds no difference can be called: the rank test's smallest p is 0.0286, not below 0.0125 (0.05 over 4 policies); 5 rounds can" ]
+	run "${NP[@]}" "$DEV" try --dry-run --rounds 3 cpu -- true
+	[[ $output == *"not below 0.05 (0.05 over 1 policy); 4 rounds can"* ]]
+	run "${NP[@]}" -q --json "$DEV" try --rounds 2 --settle 0 cpu -- true
+	[ "$status" -eq 0 ]
+	[[ $output != *"netpolicy: "* ]]
+	[ "$(jq -r '.warnings[0]' <<<"$output")" = "with 2 rounds no difference can be called: the rank test's smallest p is 0.333, not below 0.05 (0.05 over 1 policy); 4 rounds can" ]
+}
+
+@test "try: a metric that is a fixed-time command's duration, or that never varies, is warned of" {
+	run "${NP[@]}" "$DEV" try --rounds 4 --settle 0 cpu -- sleep 1
+	[ "$status" -eq 0 ]
+	[[ $output == *"warning: the metric, 1."*" is the run's wall time, 1."*" s: a command that runs for a fixed time"* ]]
+	[ "$(grep -c warning <<<"$output")" -eq 1 ]
+	# a --metric that captures the same setting every time
+	run "${NP[@]}" "$DEV" try --rounds 4 --settle 0 cpu --metric 'window ([0-9]+)' -- echo window 128
+	[ "$status" -eq 0 ]
+	[[ $output == *"warning: the metric was 128 in each of the 2 baseline runs"* ]]
+	[ "$(grep -c warning <<<"$output")" -eq 1 ]
+	# one that varies: no warning
+	run "${NP[@]}" "$DEV" try --rounds 4 --settle 0 cpu --metric 'v ([0-9]+)' -- \
+		sh -c 'echo v $(( $(date +%N | sed "s/^0*//;s/^$/0/") % 1000 ))'
+	[ "$status" -eq 0 ]
+	[[ $output != *warning* ]]
+}
+
+@test "try --metric-json: the number at a path of the command's JSON output, higher is better" {
+	# an iperf3 -J-like document, its rate counting up from run to run, after a line on stderr
+	work=(sh -c 'n=$(cat "$0/n" 2>/dev/null || echo 0); echo $((n + 1)) >"$0/n"
+		echo "iperf3: warning" >&2
+		printf "{\"end\":{\"streams\":[{}],\"sum_received\":{\"bits_per_second\":%d.5}}}\n" $((n * 1000))' "$NP_TMP")
+	run "${NP[@]}" -q --json "$DEV" try --rounds 4 --settle 0 cpu \
+		--metric-json end.sum_received.bits_per_second -- "${work[@]}"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.metric' <<<"$output")" = '{"pattern":null,"json_path":"end.sum_received.bits_per_second","name":"metric","lower_is_better":false}' ]
+	[ "$(jq -c '[.conditions[].runs[].metric] | sort' <<<"$output")" = '[0.5,1000.5,2000.5,3000.5,4000.5,5000.5,6000.5,7000.5]' ]
+	# an array element by its index; a path with nothing there fails the run
+	run "${NP[@]}" "$DEV" try --rounds 1 --settle 0 cpu --metric-json end.streams.0.x -- "${work[@]}"
+	[ "$status" -eq 10 ]
+	[[ $output == *"--metric-json end.streams.0.x: no value there in the command's output under baseline (round 1)"* ]]
+	run "${NP[@]}" "$DEV" try --rounds 1 --settle 0 cpu --metric-json a.b -- echo not json
+	[ "$status" -eq 10 ]
+	[[ $output == *"no JSON document"* ]]
+	run "${NP[@]}" "$DEV" try --metric-json 'end..x' -- true
+	[ "$status" -eq 2 ]
+	run "${NP[@]}" "$DEV" try --metric-json a --metric '(x)' -- true
+	[ "$status" -eq 2 ]
+	[[ $output == *"one measure, not both"* ]]
 }
 
 @test "try: a condition the driver refuses is rolled back: exit 3, the device restored" {
