@@ -82,12 +82,14 @@ struct cli {
 	int try_rounds;
 	double try_settle, try_timeout;
 	const char *try_metric, *try_keep, *try_log;
+	const char *try_metric_json;	/* --metric-json PATH */
 	const char *output;	/* metrics --output FILE */
 	bool try_lower;
 	int cmd_argc;
 	char **cmd_argv;
 	bool changed;		/* a device was changed (for the exit status of output errors) */
 	bool out_failed;	/* a document could not be built (memory ran out): not printed */
+	bool signal_said;	/* the command said what a signal stopped (try's report) */
 	/* watch --json: what made watch re-apply; each document is then one
 	 * line (JSON Lines) with the time and this trigger */
 	const char *trigger;

@@ -108,6 +108,7 @@ static void print_schedule(struct try_ctx *t)
 			cli_jpush(c, sched, round);
 		}
 		cli_jadd(c, doc, "schedule", sched);
+		try_warnings_json(t, doc);
 		cli_print_json(c, doc);
 		json_object_put(doc);
 		return;
@@ -143,12 +144,14 @@ static int output_file(struct try_ctx *t, int round, const char *name)
 	return fd;
 }
 
-/* Run the workload once, its output to fd; its status as try_run says.
- * It runs in a process group of its own: a signal to netpolicy is passed
- * on to all of it, as is the timeout, and what is left of it when its
- * first process ends is killed (while that one, unreaped, keeps the
- * group's id from being given to another). */
-static int run_command(struct try_ctx *t, int fd)
+/* Run the workload once, its output to fd; how it ended into run (exit
+ * status or signal, timed out).  Returns 0 when it exited 0, 1 when it
+ * failed, -errno when it could not be started.  It runs in a process group
+ * of its own: a signal to netpolicy is passed on to all of it, as is the
+ * timeout, and what is left of it when its first process ends is killed
+ * (while that one, unreaped, keeps the group's id from being given to
+ * another). */
+static int run_command(struct try_ctx *t, int fd, struct try_run *run)
 {
 	struct cli *c = t->c;
 	double start = now_s(), asked = 0;
@@ -196,9 +199,11 @@ static int run_command(struct try_ctx *t, int fd)
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (sent == -1)
-		return -ETIMEDOUT;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	run->timed_out = sent == -1;
+	run->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	run->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	run->status = run->timed_out ? -1 : run->signal ? 128 + run->signal : run->exit_code;
+	return run->status != 0;
 }
 
 static void progress(struct try_ctx *t, int round, int pos, double started, int done)
@@ -218,15 +223,90 @@ static void progress(struct try_ctx *t, int round, int pos, double started, int 
 
 /* A run's figures from its sample; v[0], the one compared, is the wall
  * time until a --metric replaces it. */
-static void record_sample(struct try_run *run, int round, int pos, int st,
-			  const struct np_try_sample *s)
+static void record_sample(struct try_run *run, int round, int pos, const struct np_try_sample *s)
 {
 	run->round = round + 1;
 	run->position = pos + 1;
-	run->status = st == -ETIMEDOUT ? -1 : st;
 	for (int m = 0; m < NP_TRY_MEASURE__COUNT; m++)
 		run->v[1 + m] = np_try_sample_get(s, (enum np_try_measure)m);
 	run->v[0] = run->v[1 + NP_TRY_WALL];
+}
+
+/* "exit status 3", "killed by signal 9 (Killed)", "--timeout 5 s, then
+ * killed by signal 15 (Terminated)" */
+static void describe_end(const struct try_ctx *t, const struct try_run *run, char *buf,
+			 size_t size)
+{
+	if (run->timed_out)
+		snprintf(buf, size, "--timeout %g s, then %s %d%s%s%s", t->c->try_timeout,
+			 run->signal ? "killed by signal" : "exit status",
+			 run->signal ? run->signal : run->exit_code, run->signal ? " (" : "",
+			 run->signal ? strsignal(run->signal) : "", run->signal ? ")" : "");
+	else if (run->signal)
+		snprintf(buf, size, "killed by signal %d (%s)", run->signal,
+			 strsignal(run->signal));
+	else
+		snprintf(buf, size, "exit status %d", run->exit_code);
+}
+
+/* The failed run's output's last lines, on stderr. */
+static void print_tail(const struct try_ctx *t)
+{
+	const struct cli *c = t->c;
+	const char *p = t->tail;
+
+	if (!*p) {
+		fprintf(stderr, "netpolicy: %s: try: it printed nothing\n", c->device);
+		return;
+	}
+	fprintf(stderr, "netpolicy: %s: try: the last lines of its output%s%s%s:\n", c->device,
+		c->try_log ? " (all of it in " : "", c->try_log ? c->try_log : "",
+		c->try_log ? ")" : "");
+	while (*p) {
+		size_t l = strcspn(p, "\n");
+
+		fprintf(stderr, "  | %.*s\n", (int)l, p);
+		p += l + (p[l] == '\n');
+	}
+}
+
+/* A run that failed: kept (not counted) for the report, said with its
+ * status and the last lines of its output. */
+static void failed_run(struct try_ctx *t, struct try_cond *cd, int fd)
+{
+	struct cli *c = t->c;
+	const struct try_run *run = &cd->runs[cd->n_runs];
+	char how[96];
+
+	t->failed = (int)(cd - t->cond);
+	try_output_tail(fd, t->tail, sizeof(t->tail));
+	describe_end(t, run, how, sizeof(how));
+	fprintf(stderr, "netpolicy: %s: try: the command %s under %s (round %d): %s\n",
+		c->device, run->timed_out ? "timed out" : run->signal ? "was killed" : "failed",
+		cd->name, run->round, how);
+	print_tail(t);
+}
+
+/* A run whose output gave no metric: why, and its last lines. */
+static void metric_failed(struct try_ctx *t, struct try_cond *cd, int fd, int r)
+{
+	struct cli *c = t->c;
+
+	if (c->try_metric_json)
+		fprintf(stderr, "netpolicy: %s: try: --metric-json %s: %s in the command's output "
+			"under %s (round %d)\n", c->device, c->try_metric_json,
+			r == 0 ? "no value there" : r == -EDOM ? "not a finite number there" :
+			r == -EBADMSG ? "no JSON document" : r == -EFBIG ? "more than 16 MiB" :
+			strerror(-r), cd->name, cd->runs[cd->n_runs].round);
+	else
+		fprintf(stderr, "netpolicy: %s: try: the --metric pattern %s in the command's "
+			"output under %s (round %d)\n", c->device, r == 0 ? "matched nothing" :
+			r == -EDOM ? "captured a value that is not a finite number" : r == -ETIME ?
+			"took too long to match (a back reference on a long line?)" :
+			strerror(-r), cd->name, cd->runs[cd->n_runs].round);
+	t->failed = (int)(cd - t->cond);
+	try_output_tail(fd, t->tail, sizeof(t->tail));
+	print_tail(t);
 }
 
 /* One run: the condition, the settling time, the workload and its sample.
@@ -264,14 +344,15 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 		close(fd);
 		return cli_fail(c, err);
 	}
-	st = run_command(t, fd);
+	memset(run, 0, sizeof(*run));
+	st = run_command(t, fd, run);
 	r = np_try_sample_stop(tr, s, err);
 	if (cli_signal_received()) {
 		np_try_sample_free(s);
 		close(fd);
 		return NP_EXIT_ROLLED_BACK;
 	}
-	record_sample(run, round, pos, st, s);
+	record_sample(run, round, pos, s);
 	np_try_sample_free(s);
 	if (r < 0) {
 		close(fd);
@@ -280,31 +361,32 @@ static int one_run(struct try_ctx *t, struct np_try *tr, const regex_t *re, int 
 		 * says it could not (4) */
 		return np_error_code(err) == -ENODEV ? NP_EXIT_ROLLED_BACK : NP_EXIT_ERROR;
 	}
-	if (st != 0) {
-		fprintf(stderr, "netpolicy: %s: try: the command %s under %s (round %d)%s%s; the "
-			"device is back at its baseline\n", c->device,
-			st == -ETIMEDOUT ? "timed out" : st > 128 ? "was killed by a signal" :
-			st < 0 ? "could not be run" : "failed", cd->name, round + 1,
-			c->try_log ? ": its output is in " : "", c->try_log ? c->try_log : "");
+	if (st < 0) {
+		fprintf(stderr, "netpolicy: %s: try: the command could not be started under %s "
+			"(round %d): %s\n", c->device, cd->name, round + 1, strerror(-st));
 		close(fd);
-		return cli_exit_of_workload(st);
+		return NP_EXIT_ERROR;
 	}
-	r = re ? try_metric(re, fd, &run->v[0]) : 1;
+	if (st) {
+		failed_run(t, cd, fd);
+		close(fd);
+		return cli_exit_of_workload(run->status);
+	}
+	r = re ? try_metric(re, fd, &run->v[0]) :
+	    c->try_metric_json ? try_metric_json(c->try_metric_json, fd, &run->v[0]) : 1;
 	if (r == -EINTR) {
 		close(fd);
 		return NP_EXIT_ROLLED_BACK;
 	}
 	if (r <= 0) {
-		fprintf(stderr, "netpolicy: %s: try: the --metric pattern %s in the command's "
-			"output under %s (round %d); the device is back at its baseline\n",
-			c->device, r == 0 ? "matched nothing" : r == -EDOM ? "captured a value that "
-			"is not a finite number" : r == -ETIME ? "took too long to match (a back "
-			"reference on a long line?)" : strerror(-r), cd->name, round + 1);
+		metric_failed(t, cd, fd, r);
 		close(fd);
 		return cli_exit_of_workload(-1);
 	}
 	close(fd);
 	cd->n_runs++;
+	if (cd == t->cond)
+		try_check_baseline(t);
 	return 0;
 }
 
@@ -317,6 +399,8 @@ static int dry_run(struct try_ctx *t)
 	if (np_discover(t->c->ctx, t->c->device, &st, err) < 0)
 		return cli_fail(t->c, err);
 	np_state_free(st);
+	t->alpha = try_alpha(t);
+	try_check_rounds(t);
 	print_schedule(t);
 	return 0;
 }
@@ -333,6 +417,8 @@ static int run_all(struct try_ctx *t, const regex_t *re)
 
 	if (!res)
 		return cli_out_of_memory();
+	t->alpha = try_alpha(t);
+	try_check_rounds(t);
 	if (np_try_begin(c->ctx, c->device, &tr, err) < 0)
 		return cli_fail(c, err);
 	for (int round = 0; round < c->try_rounds && !rc; round++)
@@ -341,15 +427,18 @@ static int run_all(struct try_ctx *t, const regex_t *re)
 			rc = one_run(t, tr, re, round, pos);
 		}
 	t->completed = !rc;
+	t->stop_signal = cli_signal_received();
 	try_analyse(t);
 	if (t->completed && t->winner > 0 && c->try_keep && !strcmp(c->try_keep, "best"))
 		keep = t->cond[t->winner].policy;
 	np_error_clear(err);
 	r = np_try_end(tr, keep, NULL, c->strict ? NP_APPLY_STRICT : 0, NULL, res, err);
+	/* returned to the baseline and verified (what is kept needs every run) */
+	t->restored = r >= 0;
 	if (r < 0) {
 		/* the measurements stand though the winner cannot be kept:
 		 * the report first, then why nothing was kept */
-		if (keep) {
+		if (keep || t->stop_signal || rc == NP_EXIT_COMMAND) {
 			try_report(t);
 			fflush(stdout);
 		}
@@ -363,8 +452,11 @@ static int run_all(struct try_ctx *t, const regex_t *re)
 		c->changed = np_apply_result_changed(res);
 	}
 	np_try_free(tr);
-	if (rc == NP_EXIT_OK || rc == NP_EXIT_COMMAND)
+	/* a signal: the runs so far, and the device back where it was */
+	if (rc == NP_EXIT_OK || rc == NP_EXIT_COMMAND || t->stop_signal) {
 		try_report(t);
+		c->signal_said = t->stop_signal && !c->json;
+	}
 	return rc;
 }
 
@@ -389,6 +481,11 @@ int cmd_try(struct cli *c)
 					       "value", c->try_metric);
 		}
 	}
+	if (c->try_metric_json && c->try_metric)
+		return cli_usage_error("--metric and --metric-json: one measure, not both");
+	if (c->try_metric_json && !try_json_path_valid(c->try_metric_json))
+		return cli_usage_error("--metric-json: '%s' is not a path of members "
+				       "(end.sum_received.bits_per_second)", c->try_metric_json);
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		if (c->try_metric)
@@ -397,8 +494,9 @@ int cmd_try(struct cli *c)
 	}
 	t->c = c;
 	t->winner = -1;
+	t->failed = -1;
 	/* without a metric the measure is wall time, where less is better */
-	t->lower_better = c->try_lower || !c->try_metric;
+	t->lower_better = c->try_lower || (!c->try_metric && !c->try_metric_json);
 	t->log_dirfd = -1;
 	rc = conditions(t);
 	/* a dry run creates nothing */

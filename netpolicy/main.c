@@ -50,7 +50,7 @@ static const struct command commands[] = {
 enum {
 	OPT_STATE_DIR = 256, OPT_MODEL, OPT_ROOT, OPT_VERSION, OPT_CPUS, OPT_CONFIRM, OPT_CONFIG,
 	OPT_POLICY_DIR, OPT_WAIT, OPT_STRICT, OPT_IRQBALANCE_BAN, OPT_FLOW, OPT_DEFAULT, OPT_WEIGHT,
-	OPT_ROUNDS, OPT_SETTLE, OPT_TIMEOUT, OPT_METRIC, OPT_LOWER, OPT_KEEP, OPT_LOG, OPT_OUTPUT,
+	OPT_ROUNDS, OPT_SETTLE, OPT_TIMEOUT, OPT_METRIC, OPT_METRIC_JSON, OPT_LOWER, OPT_KEEP, OPT_LOG, OPT_OUTPUT,
 };
 
 struct cli_option {
@@ -92,6 +92,8 @@ static const struct cli_option options[] = {
 	{ "timeout", OPT_TIMEOUT, "SECS", "try", "stop a run of COMMAND after SECS, 0 never (default 600)" },
 	{ "metric", OPT_METRIC, "REGEX", "try",
 	  "the measure: REGEX's group in COMMAND's output (default: wall time)" },
+	{ "metric-json", OPT_METRIC_JSON, "PATH", "try",
+	  "the measure: the number at PATH in COMMAND's JSON output" },
 	{ "lower-is-better", OPT_LOWER, NULL, "try", "a lower metric is better (latency)" },
 	{ "keep", OPT_KEEP, "best|none", "try", "best: apply the significant winner as set does" },
 	{ "log", OPT_LOG, "DIR", "try", "keep each run's output in DIR/ROUND-CONDITION.log" },
@@ -367,6 +369,7 @@ static int parse_option(struct cli *c, struct args *a, int opt)
 		strcat(c->weights, optarg);
 		break;
 	case OPT_METRIC: c->try_metric = optarg; break;
+	case OPT_METRIC_JSON: c->try_metric_json = optarg; break;
 	case OPT_LOWER: c->try_lower = true; break;
 	case OPT_KEEP: c->try_keep = optarg; break;
 	case OPT_LOG: c->try_log = optarg; break;
@@ -543,7 +546,7 @@ static int finish(struct cli *c, int r)
 		r = cli_output_status(r, c->changed, c->out_errno);
 	}
 	sig = cli_signal_received();
-	if (sig && !c->quiet)
+	if (sig && !c->quiet && !c->signal_said)
 		fprintf(stderr, "netpolicy: %s received: stopped after the current run\n",
 			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
 	return r;

@@ -131,3 +131,56 @@ int try_metric(const regex_t *re, int fd, double *ret)
 	*ret = res.v;
 	return res.r;
 }
+
+/* the part of the output read for a failed run's last lines */
+#define TRY_TAIL_READ 4096
+#define TRY_TAIL_LINE 160
+
+void try_output_tail(int fd, char *buf, size_t size)
+{
+	char raw[TRY_TAIL_READ];
+	size_t at[TRY_TAIL_LINES], len[TRY_TAIL_LINES], pos, used = 0;
+	struct stat sb;
+	off_t from;
+	ssize_t n;
+	int lines = 0;
+
+	buf[0] = '\0';
+	if (size < 2 || fstat(fd, &sb) < 0 || sb.st_size <= 0)
+		return;
+	from = sb.st_size > TRY_TAIL_READ ? sb.st_size - TRY_TAIL_READ : 0;
+	n = pread(fd, raw, sizeof(raw), from);
+	if (n <= 0)
+		return;
+	pos = (size_t)n;
+	while (pos && (raw[pos - 1] == '\n' || raw[pos - 1] == '\r'))
+		pos--;
+	/* the lines from the end back; the first one read is cut unless the
+	 * file starts there, and shown only when it is the only one */
+	while (lines < TRY_TAIL_LINES && pos) {
+		size_t q = pos;
+
+		while (q && raw[q - 1] != '\n')
+			q--;
+		if (!q && from > 0 && lines)
+			break;
+		at[lines] = q;
+		len[lines++] = pos - q;
+		pos = q ? q - 1 : 0;
+	}
+	for (int i = lines - 1; i >= 0; i--) {
+		size_t l = len[i] > TRY_TAIL_LINE ? TRY_TAIL_LINE : len[i];
+
+		if (used + l + 2 > size)
+			break;
+		if (used)
+			buf[used++] = '\n';
+		for (size_t k = 0; k < l; k++) {
+			unsigned char ch = (unsigned char)raw[at[i] + k];
+
+			/* the workload's bytes, never a terminal's escape */
+			buf[used++] = ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+		}
+	}
+	buf[used] = '\0';
+}

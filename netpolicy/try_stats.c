@@ -124,3 +124,26 @@ double try_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
 		z = 0;
 	return fmin(1, erfc(z / sqrt(2)));
 }
+
+double try_least_p(size_t n)
+{
+	double a[TRY_STATS_MAX], b[TRY_STATS_MAX];
+
+	if (!n || n > TRY_STATS_MAX)
+		return NAN;
+	/* the most extreme outcome: every run of one side below every run of
+	 * the other, no ties */
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (double)i;
+		b[i] = (double)(n + i);
+	}
+	return try_mann_whitney(a, n, b, n, NULL);
+}
+
+int try_least_rounds(double alpha)
+{
+	for (size_t n = 1; n <= TRY_STATS_MAX; n++)
+		if (try_least_p(n) < alpha)
+			return (int)n;
+	return -1;
+}

@@ -19,4 +19,12 @@ double try_median(const double *v, size_t n);
  * pairs with a's value above b's, ties counted half. */
 double try_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *ret_u);
 
+/* The smallest p try_mann_whitney() can give with n runs a side (every run
+ * of one side below the other's): a difference needs p below alpha, so
+ * fewer rounds than try_least_rounds(alpha) can never call one. */
+double try_least_p(size_t n);
+/* The fewest runs a side whose try_least_p is below alpha, -1 none (up to
+ * TRY_STATS_MAX). */
+int try_least_rounds(double alpha);
+
 #endif

@@ -103,6 +103,7 @@ parser_table() {
 			rounds) arg=(3) ;;
 			settle|timeout) arg=(5) ;;
 			metric) arg=('(x)') ;;
+			metric-json) arg=(a.b) ;;
 			keep) arg=(none) ;;
 			log) arg=("$NP_TMP/log") ;;
 			output) arg=("$NP_TMP/m.prom") ;;
@@ -139,7 +140,8 @@ parser_table() {
 		plan|policies|watch|status) words=(netpolicy "$cmd" --) ;;
 		*) words=(netpolicy eth0 "$cmd" --) ;;
 		esac
-		want=$(for o in $opts; do echo "--$o"; done | sorted)
+		# metrics parses --json, then refuses it (Prometheus text): not offered
+		want=$(for o in $opts; do [[ $cmd == metrics && $o == json ]] || echo "--$o"; done | sorted)
 		got=$(complete_words "${words[@]}")
 		[ "$got" = "$want" ] || { echo "$cmd: completion [$got] parser [$want]"; false; }
 	done <"$NP_TMP/parser"
@@ -150,10 +152,13 @@ parser_table() {
 	# the commands --help lists, and the devices of this machine (none in a
 	# package build's chroot without /sys)
 	got=$(complete_words netpolicy '')
-	devs=$(ls /sys/class/net 2>/dev/null | grep -x lo || true)
+	devs=$(ls /sys/class/net 2>/dev/null | grep -vx lo || true)
 	for cmd in show plan policies metrics watch $devs; do [[ " $got " == *" $cmd "* ]]; done
+	# never lo, which no policy is for
+	[[ " $got " != *" lo "* ]]
 	# watch takes devices, any number
-	[ -z "$devs" ] || [[ " $(complete_words netpolicy watch lo '') " == *" lo "* ]]
+	[[ " $(complete_words netpolicy watch '') " != *" lo "* ]]
+	[ -z "$devs" ] || [[ " $(complete_words netpolicy watch lo '') " == *" ${devs%%$'\n'*} "* ]]
 	got=$(complete_words netpolicy lo '')
 	[ "$got" = "check confirm exec metrics reset set show try " ]
 	# exec: a class, then "--", then a command and its own completion
@@ -170,6 +175,18 @@ parser_table() {
 	[ "$got" = "bulk busy-poll cpu latency mixed throughput " ]
 	got=$(PATH=/usr/bin:/bin complete_words netpolicy --policy-dir "$NP_TMP/pol" lo check b)
 	[ "$got" = "bulk busy-poll " ]
+}
+
+@test "completion: --model offers the model's devices, not this machine's; metrics is not offered --json" {
+	[ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion not installed"
+	model=$FIXTURES/models/ixgbe-16cpu.json
+	want=$(jq -r '.devices[].ifname' "$model" | sorted)
+	got=$(complete_words netpolicy --model "$model" '')
+	[ "$got" = "$(echo metrics plan policies show status watch $want | sorted)" ]
+	[ "$(complete_words netpolicy --model="$model" watch '')" = "$want" ]
+	[[ " $(complete_words netpolicy metrics --) " != *" --json "* ]]
+	[[ " $(complete_words netpolicy eth0 metrics --j) " != *" --json "* ]]
+	[[ " $(complete_words netpolicy eth0 show --j) " == *" --json "* ]]
 }
 
 @test "a bad option is one line on stderr, naming it" {

@@ -45,7 +45,7 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 
 @test "try --dry-run: the schedule rotates each round, nothing changes" {
 	before=$(np_sim_state)
-	run "${NP[@]}" "$DEV" try --dry-run --rounds 3 throughput latency -- false
+	run "${NP[@]}" -q "$DEV" try --dry-run --rounds 3 throughput latency -- false
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "round 1: baseline, throughput, latency" ]
 	[ "${lines[2]}" = "round 2: throughput, latency, baseline" ]
@@ -84,7 +84,8 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	before=$(np_sim_state)
 	run "${NP[@]}" "$DEV" try --rounds 2 --settle 0 throughput -- sh -c '[ ! -e "$0" ] || exit 3; touch "$0"' "$NP_TMP/once"
 	[ "$status" -eq 10 ]
-	[[ $output == *"the command failed under throughput (round 1); the device is back at its baseline"* ]]
+	[[ $output == *"the command failed under throughput (round 1): exit status 3"* ]]
+	[[ $output == *"stopped before the last run: no policy is kept; the device is back at the baseline (verified)"* ]]
 	[ "$(np_sim_state)" = "$before" ]
 	[ ! -e "$STATE_DIR/$DEV.journal" ]
 	run "${NP[@]}" "$DEV" try --settle 0 --metric 'x=([0-9]+)' -- echo nothing
@@ -93,6 +94,120 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	run "${NP[@]}" "$DEV" try --settle 0 -- /nonexistent/command
 	[ "$status" -eq 10 ]
 	[ "$(np_sim_state)" = "$before" ]
+}
+
+@test "try: a failed run says why: its status, signal or timeout and its output's last lines" {
+	before=$(np_sim_state)
+	run "${NP[@]}" "$DEV" try --settle 0 cpu -- /nonexistent/command
+	[ "$status" -eq 10 ]
+	[[ $output == *"the command failed under baseline (round 1): exit status 127"* ]]
+	[[ $output == *"  | netpolicy: try: /nonexistent/command: No such file or directory"* ]]
+	# no run of cpu completed: no verdict is computed for it
+	[[ $output == *"cpu                0 "*"not measured"* ]]
+	[[ $output != *"no measurable difference"* ]]
+	# six lines of output, an escape among them: the last five, the escape as '?'
+	run "${NP[@]}" -q --json "$DEV" try --settle 0 cpu -- \
+		sh -c 'for i in 1 2 3 4 5; do echo "line $i"; done; printf "\033[2Jgone\n"; exit 4'
+	[ "$status" -eq 10 ]
+	output=$(sed -n '/^{/,/^}/p' <<<"$output")
+	[ "$(jq -c '.conditions[0].runs | map({completed, exit, signal, timed_out, output_tail})' <<<"$output")" = \
+		'[{"completed":false,"exit":4,"signal":null,"timed_out":false,"output_tail":["line 2","line 3","line 4","line 5","?[2Jgone"]}]' ]
+	[ "$(jq -r '.conditions[1].summary.wall_s.verdict' <<<"$output")" = "not measured" ]
+	[ "$(jq -c '[.completed, .restored, .stopped_by]' <<<"$output")" = '[false,true,null]' ]
+	# killed by a signal; stopped by the timeout
+	run "${NP[@]}" "$DEV" try --settle 0 cpu -- sh -c 'echo dying; kill -KILL $$'
+	[ "$status" -eq 10 ]
+	[[ $output == *"the command was killed under baseline (round 1): killed by signal 9 (Killed)"* ]]
+	[[ $output == *"  | dying"* ]]
+	run "${NP[@]}" --json "$DEV" try --settle 0 --timeout 1 cpu -- sh -c 'echo waiting; exec sleep 30'
+	[ "$status" -eq 10 ]
+	output=$(sed -n '/^{/,/^}/p' <<<"$output")
+	[ "$(jq -c '.conditions[0].runs[0] | [.timed_out, .exit, .signal, .output_tail]' <<<"$output")" = '[true,-1,15,["waiting"]]' ]
+	[ "$(np_sim_state)" = "$before" ]
+}
+
+@test "try: SIGINT prints the runs so far and the device back at the baseline (verified), exit 3" {
+	before=$(np_sim_state)
+	# the third run (round 2, cpu) waits for the signal
+	"${NP[@]}" "$DEV" try --settle 0 --rounds 3 cpu -- sh -c '
+		n=$(cat "$0/n" 2>/dev/null || echo 0); echo $((n + 1)) >"$0/n"
+		[ "$n" -eq 2 ] || exit 0
+		touch "$0/in"
+		while :; do sleep 0.05; done' "$NP_TMP" >"$NP_TMP/out" 2>&1 3>&- &
+	pid=$!
+	while [ ! -e "$NP_TMP/in" ]; do
+		kill -0 "$pid" 2>/dev/null || { cat "$NP_TMP/out"; false; }
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	cat "$NP_TMP/out"
+	[ "$rc" -eq 3 ]
+	grep -q '^baseline  *1 ' "$NP_TMP/out"
+	grep -q '^cpu  *1 ' "$NP_TMP/out"
+	grep -qx 'stopped by SIGINT: no policy is kept; the device is back at the baseline (verified)' "$NP_TMP/out"
+	! grep -q 'stopped after the current run' "$NP_TMP/out"
+	[ "$(np_sim_state)" = "$before" ]
+}
+
+@test "try: rounds that cannot reach the threshold are said before the first run, with the least that can" {
+	# four policies: p must be below 0.05/4; the exact test's floor with
+	# n runs a side is 2/C(2n,n): 0.1 at 3, 0.029 at 4, 0.0079 at 5
+	run "${NP[@]}" "$DEV" try --dry-run --rounds 3 -- true
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == *"warning: with 3 rounds no difference can be called: the rank test's smallest p is 0.1, not below 0.0125 (0.05 over 4 policies); 5 rounds can" ]]
+	run "${NP[@]}" "$DEV" try --dry-run --rounds 5 -- true
+	[[ $output != *warning* ]]
+	run "${NP[@]}" --json "$DEV" try --dry-run --rounds 4 -- true
+	[ "$(jq -r '.warnings[0]' <<<"$output")" = "with 4 rounds no difference can be called: the rank test's smallest p is 0.0286, not below 0.0125 (0.05 over 4 policies); 5 rounds can" ]
+	run "${NP[@]}" "$DEV" try --dry-run --rounds 3 cpu -- true
+	[[ $output == *"not below 0.05 (0.05 over 1 policy); 4 rounds can"* ]]
+	run "${NP[@]}" -q --json "$DEV" try --rounds 2 --settle 0 cpu -- true
+	[ "$status" -eq 0 ]
+	[[ $output != *"netpolicy: "* ]]
+	[ "$(jq -r '.warnings[0]' <<<"$output")" = "with 2 rounds no difference can be called: the rank test's smallest p is 0.333, not below 0.05 (0.05 over 1 policy); 4 rounds can" ]
+}
+
+@test "try: a metric that is a fixed-time command's duration, or that never varies, is warned of" {
+	run "${NP[@]}" "$DEV" try --rounds 4 --settle 0 cpu -- sleep 1
+	[ "$status" -eq 0 ]
+	[[ $output == *"warning: the metric, 1."*" is the run's wall time, 1."*" s: a command that runs for a fixed time"* ]]
+	[ "$(grep -c warning <<<"$output")" -eq 1 ]
+	# a --metric that captures the same setting every time
+	run "${NP[@]}" "$DEV" try --rounds 4 --settle 0 cpu --metric 'window ([0-9]+)' -- echo window 128
+	[ "$status" -eq 0 ]
+	[[ $output == *"warning: the metric was 128 in each of the 2 baseline runs"* ]]
+	[ "$(grep -c warning <<<"$output")" -eq 1 ]
+	# one that varies: no warning
+	run "${NP[@]}" "$DEV" try --rounds 4 --settle 0 cpu --metric 'v ([0-9]+)' -- \
+		sh -c 'echo v $(( $(date +%N | sed "s/^0*//;s/^$/0/") % 1000 ))'
+	[ "$status" -eq 0 ]
+	[[ $output != *warning* ]]
+}
+
+@test "try --metric-json: the number at a path of the command's JSON output, higher is better" {
+	# an iperf3 -J-like document, its rate counting up from run to run, after a line on stderr
+	work=(sh -c 'n=$(cat "$0/n" 2>/dev/null || echo 0); echo $((n + 1)) >"$0/n"
+		echo "iperf3: warning" >&2
+		printf "{\"end\":{\"streams\":[{}],\"sum_received\":{\"bits_per_second\":%d.5}}}\n" $((n * 1000))' "$NP_TMP")
+	run "${NP[@]}" -q --json "$DEV" try --rounds 4 --settle 0 cpu \
+		--metric-json end.sum_received.bits_per_second -- "${work[@]}"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.metric' <<<"$output")" = '{"pattern":null,"json_path":"end.sum_received.bits_per_second","name":"metric","lower_is_better":false}' ]
+	[ "$(jq -c '[.conditions[].runs[].metric] | sort' <<<"$output")" = '[0.5,1000.5,2000.5,3000.5,4000.5,5000.5,6000.5,7000.5]' ]
+	# an array element by its index; a path with nothing there fails the run
+	run "${NP[@]}" "$DEV" try --rounds 1 --settle 0 cpu --metric-json end.streams.0.x -- "${work[@]}"
+	[ "$status" -eq 10 ]
+	[[ $output == *"--metric-json end.streams.0.x: no value there in the command's output under baseline (round 1)"* ]]
+	run "${NP[@]}" "$DEV" try --rounds 1 --settle 0 cpu --metric-json a.b -- echo not json
+	[ "$status" -eq 10 ]
+	[[ $output == *"no JSON document"* ]]
+	run "${NP[@]}" "$DEV" try --metric-json 'end..x' -- true
+	[ "$status" -eq 2 ]
+	run "${NP[@]}" "$DEV" try --metric-json a --metric '(x)' -- true
+	[ "$status" -eq 2 ]
+	[[ $output == *"one measure, not both"* ]]
 }
 
 @test "try: a condition the driver refuses is rolled back: exit 3, the device restored" {

@@ -92,11 +92,14 @@ try_signal() {	# try_signal SIG: the signal while the workload runs under cpu
 	PID=
 }
 
-@test "try: SIGINT, SIGTERM and SIGHUP stop the workload and restore the device (exit 3)" {
+@test "try: SIGINT, SIGTERM and SIGHUP stop the workload, report the runs so far and restore the device (exit 3)" {
 	for sig in INT TERM HUP; do
 		try_signal "$sig"
 		[ "$status" -eq 3 ] || { echo "$sig: exit $status"; cat "$NP_TMP/out"; false; }
-		grep -q "SIG$sig received" "$NP_TMP/out"
+		# the runs so far (cpu was stopped in its first), then the restore verified
+		grep -q '^baseline  *1 ' "$NP_TMP/out"
+		grep -q '^cpu  *0 .*not measured$' "$NP_TMP/out"
+		grep -qx "stopped by SIG$sig: no policy is kept; the device is back at the baseline (verified)" "$NP_TMP/out"
 		[ "$(veth_snapshot)" = "$BEFORE" ] || { echo "$sig: not restored"; false; }
 		[ ! -e "$(np_rec v0 journal)" ]
 		# the workload was stopped with it, not left behind

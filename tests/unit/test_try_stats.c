@@ -63,6 +63,14 @@ int main(void)
 		ok(isnan(try_mann_whitney(lo, 5, inf5, 5, NULL)), "an infinite sample: no p");
 	}
 
+	/* the exact test's floor: 2 / C(2n, n) */
+	ok(fabs(try_least_p(3) - 0.1) < 1e-9, "3 a side: p never below 0.1 (%g)", try_least_p(3));
+	ok(fabs(try_least_p(4) - 2.0 / 70) < 1e-9, "4 a side: 2/70 (%g)", try_least_p(4));
+	ok(try_least_rounds(0.05) == 4, "alpha 0.05: 4 rounds (%d)", try_least_rounds(0.05));
+	ok(try_least_rounds(0.05 / 4) == 5, "four policies: 5 rounds (%d)", try_least_rounds(0.05 / 4));
+	ok(try_least_rounds(0.05 / 15) == 6, "fifteen policies: 6 rounds (%d)",
+	   try_least_rounds(0.05 / 15));
+
 	ok(try_median(lo, N(lo)) == 3, "median of five");
 	ok(try_median(even, 4) == 5, "median of four is the mean of the middle two");
 	ok(isnan(try_median(lo, 0)), "no median of nothing");
