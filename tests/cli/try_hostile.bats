@@ -160,7 +160,7 @@ gone() {
 		wait' "$NP_TMP/w"
 	echo "$output"
 	[ "$status" -eq 3 ]
-	[[ $output == *"SIGTERM received"* ]]
+	[[ $output == *"stopped by SIGTERM"* ]]
 	[ "$(cat "$NP_TMP/w.got")" = got ]
 	[ "$(np_sim_state)" = "$before" ]
 }
