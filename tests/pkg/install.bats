@@ -200,9 +200,19 @@ C
 	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed (package systemd)"
 	systemd-analyze security --help | grep -q -- --offline || skip "systemd-analyze security has no --offline (systemd < 250)"
 	unitdir=$PKG_DEST$(mkvar systemdsystemunitdir)
+	rel=${unitdir#"$PKG_DEST"}
+	# systemd looks units up only in its own directories below --root: a
+	# build's private prefix (make distcheck's) is analysed from /etc's
+	case $rel in
+	/lib/systemd/system | /usr/lib/systemd/system | /etc/systemd/system) ;;
+	*)
+		mkdir -p "$PKG_DEST/etc/systemd/system"
+		cp "$unitdir"/netpolicy*.service "$PKG_DEST/etc/systemd/system/"
+		rel=/etc/systemd/system
+		;;
+	esac
 	for u in netpolicy.service netpolicy@.service netpolicy-watch.service netpolicy-metrics.service; do
-		run systemd-analyze security --offline=yes --no-pager --root="$PKG_DEST" \
-			"${unitdir#"$PKG_DEST"}/$u"
+		run systemd-analyze security --offline=yes --no-pager --root="$PKG_DEST" "$rel/$u"
 		line=$(tail -1 <<<"$output")
 		echo "$u: $line"
 		fig=$(grep -o '[0-9][0-9]*\.[0-9]' <<<"$line" | tail -1)
