@@ -124,6 +124,9 @@ struct np_link_stats {
 
 struct np_backend_ops {
 	const char *name;
+	/* its writes run with this process's capabilities (the kernel's): an
+	 * EPERM may be the caller's lack, not a driver's answer as in a model */
+	bool process_caps;
 	int (*discover)(struct np_backend *be, const char *ifname, struct np_state *st,
 			struct np_error *err);
 	/* Read again only `parts` (enum np_read_part) of st, a reading of this

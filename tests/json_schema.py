@@ -154,6 +154,10 @@ PROSE = {"N", "FILE", "PATH", "REASON", "CLASS", "SPEC", "CLASS:SPEC", "schema",
          "rx-usecs"}
 # What show adds to the device state (netpolicy-model(5) has the rest).
 SHOW_OWN = {"policy", "policy_cpus", "policy_missing", "mixed", "drift", "other_owners"}
+# The device state's knobs, typed in show.json's $defs: their members and
+# values are netpolicy-model(5)'s too.
+STATE_DEFS = ("unsupported", "link", "channels", "rings", "coalesce_fields", "coalesce_names",
+              "coalesce", "features", "rss")
 
 
 def bold_words(page):
@@ -192,7 +196,7 @@ def schema_names(node, members, values, path=""):
             vals = node.get(k)
             for v in (vals if isinstance(vals, list) else [vals]):
                 if isinstance(v, str):
-                    values.add(v)
+                    values.add((v, path))
         for k, v in node.items():
             schema_names(v, members, values, path + "/" + k)
     elif isinstance(node, list):
@@ -210,8 +214,12 @@ def check_man(store, json7, model5):
     # the device state's members, and those of its topology's CPUs (llc,
     # cluster), are netpolicy-model(5)'s
     topology = "show.json/$defs/device/properties/topology"
+    knobs = tuple("show.json/$defs/%s" % d for d in STATE_DEFS)
+
+    def of_state(p):
+        return p.startswith(topology) or p.startswith(knobs)
     state = {k for k, p in members if (p == "show.json/$defs/device" and k not in SHOW_OWN)
-             or p.startswith(topology)}
+             or of_state(p)}
     for k, p in sorted(members):
         if k in state or k == "schema":
             ok = k in model or k == "schema"
@@ -221,11 +229,11 @@ def check_man(store, json7, model5):
             print("%s: member %s (%s) is not documented" %
                   (model5 if k in state else json7, k, p))
             rc = 1
-    for v in sorted(values):
-        if v not in page:
-            print("%s: value %s is not documented" % (json7, v))
+    for v, p in sorted(values):
+        if not (v in model if of_state(p) else v in page):
+            print("%s: value %s is not documented" % (model5 if of_state(p) else json7, v))
             rc = 1
-    known = {k for k, _ in members} | values | set(COMMANDS) | PROSE
+    known = {k for k, _ in members} | {v for v, _ in values} | set(COMMANDS) | PROSE
     for w in sorted(page):
         member_like = re.fullmatch(r"[a-z][a-z0-9_-]*", w) and not w.startswith("netpolicy")
         if member_like and w not in known:

@@ -14,6 +14,8 @@ struct np_refused {
 	bool split;		/* in and out: one coalescing request per field */
 	bool answer;		/* the driver's answer (a value kept, a delay made
 				 * worse), not an errno, refused it */
+	bool process_caps;	/* the backend writes with this process's
+				 * capabilities (np_backend_ops) */
 };
 
 enum np_refusal {

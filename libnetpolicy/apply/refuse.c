@@ -120,7 +120,7 @@ enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
 	if (!res->rolled_back || res->rollback_incomplete || res->vanished || res->renamed_to[0])
 		return NP_REFUSAL_STANDS;
 	if ((!what->answer && unknown_state(err->code)) || np_knob_listed(drop, knob) ||
-	    ((err->code == -EPERM || err->code == -EACCES) && !may_net_admin()) ||
+	    ((err->code == -EPERM || err->code == -EACCES) && what->process_caps && !may_net_admin()) ||
 	    res->n_dropped >= NP_DROPPED_MAX)
 		return NP_REFUSAL_STANDS;
 	if (coal && !field_dropped(drop, knob) && field < 0 && !what->split) {

@@ -183,6 +183,7 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 		refused.knob = e->failed_knob;
 		refused.fields = e->failed_fields;
 		refused.answer = e->failed_answer;
+		refused.process_caps = e->be->ops->process_caps;
 		how = np_refusal_drop(e->policy, flags, &refused, e->res, e->drop, sizeof(e->drop), err);
 		if (how == NP_REFUSAL_STANDS)
 			break;

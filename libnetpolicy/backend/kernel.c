@@ -338,6 +338,7 @@ static int kernel_link_stats(struct np_backend *be, const char *ifname,
 
 static const struct np_backend_ops kernel_ops = {
 	.name = "kernel",
+	.process_caps = true,
 	.discover = kernel_discover,
 	.refresh = kernel_refresh,
 	.list_devices = kernel_list,

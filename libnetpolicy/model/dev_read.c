@@ -211,7 +211,7 @@ static int parse_key(const char *s, const char *path, struct np_rss *r, struct n
 static int read_rss(struct json_object *o, const char *path, struct np_rss *rss,
 		    struct np_error *err)
 {
-	struct json_object *k, *indir;
+	struct json_object *k, *indir, *key;
 	char p[JPATH];
 	const char *s = "";
 	size_t n;
@@ -226,9 +226,14 @@ static int read_rss(struct json_object *o, const char *path, struct np_rss *rss,
 	n = json_object_array_length(indir);
 	if (n != rss->indir_size)
 		return np_j_bad(err, p, "indir", "%zu entries, but indir_size is %u", n, rss->indir_size);
-	if ((r = np_j_u32_array(indir, p, "indir", &rss->indir, err)) < 0 ||
-	    (r = np_j_get_string(k, p, "key", &s, err)) < 0 || (r = parse_key(s, p, rss, err)) < 0 ||
-	    (r = np_j_get_string(k, p, "hfunc", &s, err)) < 0)
+	if ((r = np_j_u32_array(indir, p, "indir", &rss->indir, err)) < 0)
+		return r;
+	/* null: no key (what show writes); "": the same, as older documents,
+	 * journals among them, have it */
+	if (!json_object_object_get_ex(k, "key", &key) || key)
+		if ((r = np_j_get_string(k, p, "key", &s, err)) < 0 || (r = parse_key(s, p, rss, err)) < 0)
+			return r;
+	if ((r = np_j_get_string(k, p, "hfunc", &s, err)) < 0)
 		return r;
 	if (!strcmp(s, "toeplitz"))
 		rss->hfunc = NP_RSS_HASH_TOP;

@@ -233,8 +233,11 @@ static struct json_object *rss_json(struct jw *w, const struct np_rss *r)
 	for (uint32_t i = 0; i < r->indir_size; i++)
 		push(w, indir, json_object_new_int64(r->indir[i]));
 	put(w, o, "indir", indir);
-	key = malloc((size_t)r->key_size * 3 + 1);
-	if (key) {
+	/* a driver without get_rxfh_key_size (igb, vmxnet3) reports no key:
+	 * absent, so null as every absent value, never "" */
+	if (!r->key_size) {
+		put_null(w, o, "key");
+	} else if ((key = malloc((size_t)r->key_size * 3 + 1))) {
 		size_t pos = 0;
 
 		key[0] = '\0';

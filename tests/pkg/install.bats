@@ -231,12 +231,26 @@ C
 # --prefix=/usr put the hooks under /usr/etc (sysconfdir), where ifupdown,
 # NetworkManager and networkd-dispatcher never look; netpolicy.conf was in
 # /etc all along (confdir).
+vars_of() {	# BUILDDIR VAR...: the values make has for them there
+	local b=$1
+	shift
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$b" \
+		-f Makefile -f - np-print-var <<<"np-print-var: ; @echo $(printf '$(%s) ' "$@")"
+}
+
 @test "configure --prefix=/usr: the hooks go below /etc, with netpolicy.conf" {
-	mkdir "$NP_TMP/b"
-	(cd "$NP_TMP/b" && "$NP_SRCDIR/configure" --prefix=/usr --disable-root-tests >/dev/null)
-	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$NP_TMP/b" \
-		-f Makefile -f - np-print-var <<<'np-print-var: ; @echo $(ifupdownhookdir) $(nmdispatcherdir) $(networkddispatcherdir) $(confdir)' \
-		>"$NP_TMP/dirs"
+	b=$NP_TMP/b
+	if [ -f "$NP_SRCDIR/config.status" ]; then
+		# configured in place (a package build, dh_auto_configure with
+		# --prefix=/usr): no out-of-tree configure from it; that build's
+		# own directories are the answer
+		b=$NP_SRCDIR
+		[ "$(vars_of "$b" prefix)" = /usr ] || skip "the source tree is configured in place with another prefix"
+	else
+		mkdir "$b"
+		(cd "$b" && "$NP_SRCDIR/configure" --prefix=/usr --disable-root-tests >/dev/null)
+	fi
+	vars_of "$b" ifupdownhookdir nmdispatcherdir networkddispatcherdir confdir >"$NP_TMP/dirs"
 	cat "$NP_TMP/dirs"
 	[ "$(cat "$NP_TMP/dirs")" = "/etc/network/if-up.d /etc/NetworkManager/dispatcher.d /etc/networkd-dispatcher/carrier.d /etc/netpolicy" ]
 }
