@@ -206,7 +206,7 @@ doc() {
 	done <<-'EDITS'
 	.link.speed = "25000"
 	.link.duplex = "fullish"
-	.link.speed = -1
+	.link.speed = 4294967296
 	.link.lanes = 4
 	.channels.combined = "8"
 	.channels.max_combined = 4294967296
