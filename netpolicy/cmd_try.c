@@ -471,6 +471,9 @@ int cmd_try(struct cli *c)
 				       "COMMAND [ARG...]')");
 	if (c->try_keep && strcmp(c->try_keep, "best") && strcmp(c->try_keep, "none"))
 		return cli_usage_error("--keep: '%s' is neither 'best' nor 'none'", c->try_keep);
+	/* before the pattern is compiled: no usage error leaves it allocated */
+	if (c->try_metric_json && c->try_metric)
+		return cli_usage_error("--metric and --metric-json: one measure, not both");
 	if (c->try_metric) {
 		if (regcomp(&re, c->try_metric, REG_EXTENDED))
 			return cli_usage_error("--metric: '%s' is not an extended regular expression",
@@ -481,8 +484,6 @@ int cmd_try(struct cli *c)
 					       "value", c->try_metric);
 		}
 	}
-	if (c->try_metric_json && c->try_metric)
-		return cli_usage_error("--metric and --metric-json: one measure, not both");
 	if (c->try_metric_json && !try_json_path_valid(c->try_metric_json))
 		return cli_usage_error("--metric-json: '%s' is not a path of members "
 				       "(end.sum_received.bits_per_second)", c->try_metric_json);
