@@ -80,7 +80,11 @@ int try_metric_json(const char *path, int fd, double *ret)
 		return r;
 	}
 	buf[n] = '\0';
-	start = buf + strcspn(buf, "{[");
+	/* the document starts at the first { or [ of all n bytes: a NUL in
+	 * what the command printed before it must not end the search */
+	start = buf;
+	while (start < buf + n && *start != '{' && *start != '[')
+		start++;
 	tok = json_tokener_new();
 	if (!tok) {
 		free(buf);

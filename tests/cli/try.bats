@@ -203,6 +203,9 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	run "${NP[@]}" "$DEV" try --rounds 1 --settle 0 cpu --metric-json a.b -- echo not json
 	[ "$status" -eq 10 ]
 	[[ $output == *"no JSON document"* ]]
+	# a NUL byte printed before the document does not hide it
+	run "${NP[@]}" "$DEV" try --rounds 1 --settle 0 cpu --metric-json a -- printf 'x\0y\n{"a": 7}\n'
+	[ "$status" -eq 0 ]
 	run "${NP[@]}" "$DEV" try --metric-json 'end..x' -- true
 	[ "$status" -eq 2 ]
 	run "${NP[@]}" "$DEV" try --metric-json a --metric '(x)' -- true
