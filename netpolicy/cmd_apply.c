@@ -293,15 +293,22 @@ int cmd_reset(struct cli *c)
 	else
 		r = np_reset(c->ctx, c->device, 0, &plan, res, err);
 	if ((r == -ENOENT && c->dry_run) || (r >= 0 && !plan)) {
-		/* Nothing saved: the device is as netpolicy found it. */
+		/* Nothing saved: the device is as netpolicy found it, or is so
+		 * again because an interrupted run (a killed try's condition,
+		 * say) was just rolled back: then the reset did change it. */
+		bool undone = !c->dry_run && np_apply_result_recovered(res);
+
 		if (c->json) {
 			obj = json_object_new_object();
 			cli_jadd(c, obj, "ifname", json_object_new_string(c->device));
 			cli_jadd(c, obj, "dry_run", json_object_new_boolean(c->dry_run));
-			cli_jadd(c, obj, "changed", json_object_new_boolean(0));
+			cli_jadd(c, obj, "changed", json_object_new_boolean(undone));
 			cli_jadd(c, obj, "steps", json_object_new_array());
 			cli_print_json(c, obj);
 			json_object_put(obj);
+		} else if (undone && !c->quiet) {
+			printf("%s: rolled back the interrupted run; the device is as netpolicy "
+			       "found it\n", c->device);
 		} else if (!c->quiet) {
 			printf("%s: no changes (netpolicy has not changed this device)\n", c->device);
 		}

@@ -244,7 +244,11 @@ void np_plan_rps(const struct np_policy *p, const struct np_state *st,
 	uint32_t per_queue = 0;
 	struct np_cpumask quiet;
 
-	if (p->rfs_entries && t->n_rxq)
+	/* A flow table per queue only steers through the global socket table:
+	 * where that table cannot be read or written (every network namespace
+	 * but the initial one) the per-queue tables would be memory for nothing,
+	 * and a `check` run from the initial namespace would see RFS half on. */
+	if (p->rfs_entries && t->n_rxq && !st->sys.flow_entries_err)
 		per_queue = roundup_pow2((p->rfs_entries + t->n_rxq - 1) / t->n_rxq);
 	for (unsigned q = 0; q < t->n_rxq; q++) {
 		if (!t->rxq[q].rps_err)
@@ -264,7 +268,7 @@ void np_plan_rps(const struct np_policy *p, const struct np_state *st,
 		return;
 	if (st->sys.flow_entries_err) {
 		np_plan_note(plan, "rfs", "rps_sock_flow_entries unavailable (%s; it exists only in the "
-			     "initial network namespace): RFS cannot steer",
+			     "initial network namespace): RFS cannot steer, the queues' rps_flow_cnt stay 0",
 			     strerror(-st->sys.flow_entries_err));
 		return;
 	}

@@ -247,3 +247,19 @@ npp() { npsim --policy-dir "$POL" "$@"; }
 	[ "$(jq -c '[.policy, .policy_missing]' <<<"$output")" = '[null,false]' ]
 	[ "$(jq '.devices[0].coalesce.fields["rx-usecs"]' "$MODEL")" = 3 ]
 }
+
+@test "RFS where the socket table cannot be read (a child netns): no per-queue flow tables" {
+	np_model ixgbe-16cpu
+	jq '.sysctl.rps_sock_flow_entries = null | .sysctl.rps_sock_flow_entries_error = "No such file or directory"
+	    | .sysctl.rps_sock_flow_entries_errno = "ENOENT"' "$MODEL" >"$MODEL.new" && mv "$MODEL.new" "$MODEL"
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	run npsim "$dev" set latency --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"RFS cannot steer, the queues' rps_flow_cnt stay 0"* ]]
+	[[ "$output" != *"flow-cnt"* ]]
+	run npsim --json "$dev" set latency
+	[ "$status" -eq 0 ]
+	[ "$(jq '[.devices[0].queues.rx[].rps_flow_cnt] | max' "$MODEL")" = 0 ]
+	run npsim "$dev" check latency
+	[ "$status" -eq 0 ]
+}

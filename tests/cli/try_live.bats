@@ -98,6 +98,27 @@ metric() { awk -v k="$1" '$1 == k { print $2 }' <<<"$2"; }
 	[ -z "$(ls "$STATE_DIR" | grep '\.try$')" ]
 }
 
+@test "reset after a killed try on a device with no policy says it rolled the run back" {
+	"${NP[@]}" -q "$DEV" reset
+	before=$("${NP[@]}" --json "$DEV" show | jq -S 'del(.policy, .drift)')
+	start_try
+	kill_try
+	run "${NP[@]}" "$DEV" reset
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# not "no changes": the reset did change the device back
+	[[ $output == *"$DEV: rolled back the interrupted run; the device is as netpolicy found it"* ]]
+	[[ $output != *"no changes"* ]]
+	[ "$("${NP[@]}" --json "$DEV" show | jq -S 'del(.policy, .drift)')" = "$before" ]
+	rm -f "$NP_TMP/n" "$NP_TMP/in" "$NP_TMP/go"
+	start_try
+	kill_try
+	"${NP[@]}" --json "$DEV" reset >"$NP_TMP/reset.json"
+	[ "$(jq -c '[.changed, .steps]' "$NP_TMP/reset.json")" = '[true,[]]' ]
+	run "${NP[@]}" "$DEV" reset
+	[ "$output" = "$DEV: no changes (netpolicy has not changed this device)" ]
+}
+
 @test "a marker whose pid is another process (reused) is no live try" {
 	start_try
 	kill_try
