@@ -4,9 +4,11 @@
 in miniature, as Debian 12 has no netperf): 64-byte requests, each
 answered before the next is sent, on one connection.
 
-usage: rr.py server PORT            answer until killed
-       rr.py client HOST PORT SECS  print "transactions N" and "mean_us X"
+usage: rr.py server PORT                   answer until killed
+       rr.py client HOST PORT SECS [--json] print "transactions N" and
+                                           "mean_us X" (--json: one object)
 """
+import json
 import socket
 import sys
 import time
@@ -40,7 +42,7 @@ def server(port):
         c.close()
 
 
-def client(host, port, secs):
+def client(host, port, secs, as_json=False):
     s = socket.create_connection((host, port))
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     msg = b'x' * SIZE
@@ -54,14 +56,17 @@ def client(host, port, secs):
         n += 1
     took = time.monotonic() - start
     s.close()
-    print(f'transactions {n}')
-    print(f'mean_us {took / n * 1e6:.2f}')
+    if as_json:
+        print(json.dumps({'transactions': n, 'mean_us': round(took / n * 1e6, 2)}))
+    else:
+        print(f'transactions {n}')
+        print(f'mean_us {took / n * 1e6:.2f}')
 
 
 if __name__ == '__main__':
     if len(sys.argv) == 3 and sys.argv[1] == 'server':
         server(int(sys.argv[2]))
-    elif len(sys.argv) == 5 and sys.argv[1] == 'client':
-        client(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+    elif len(sys.argv) in (5, 6) and sys.argv[1] == 'client' and sys.argv[5:] in ([], ['--json']):
+        client(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), len(sys.argv) == 6)
     else:
         sys.exit(__doc__)

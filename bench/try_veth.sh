@@ -34,10 +34,12 @@ ip netns exec "$B" iperf3 -s -D -I "$tmp/iperf3.pid"
 ip netns exec "$B" python3 "$here/rr.py" server 5555 &
 RR=$!
 sleep 1
-echo "== iperf3 -t $SECS, $ROUNDS rounds (Gbit/s received, higher is better)"
+# The README's two commands, with this bench's rounds and duration: the
+# metric is a value of the workload's JSON output.
+echo "== iperf3 -J -t $SECS, $ROUNDS rounds (bits/s received, higher is better)"
 ip netns exec "$A" "$NP" --state-dir "$tmp/state" v0 try --rounds "$ROUNDS" --settle 1 \
-	--metric '([0-9.]+) Gbits/sec.*receiver' -- iperf3 -c 10.98.0.2 -t "$SECS" -f g 2>/dev/null
-echo "== rr.py $SECS s, $ROUNDS rounds (mean latency in us, lower is better)"
+	--metric-json end.sum_received.bits_per_second -- iperf3 -c 10.98.0.2 -J -t "$SECS"
+echo "== rr.py --json $SECS s, $ROUNDS rounds (mean latency in us, lower is better)"
 ip netns exec "$A" "$NP" --state-dir "$tmp/state" v0 try --rounds "$ROUNDS" --settle 1 \
-	--metric 'mean_us ([0-9.]+)' --lower-is-better \
-	-- python3 "$here/rr.py" client 10.98.0.2 5555 "$SECS" 2>/dev/null
+	--metric-json mean_us --lower-is-better \
+	-- python3 "$here/rr.py" client 10.98.0.2 5555 "$SECS" --json

@@ -164,6 +164,14 @@ static const char *verdict_word(const struct try_ctx *t, const struct try_cond *
 	return v > 0 ? "higher" : "lower";
 }
 
+/* The table's shorter word for "no measurable difference". */
+static const char *text_verdict(const struct try_ctx *t, const struct try_cond *cd, int m)
+{
+	const char *w = verdict_word(t, cd, m);
+
+	return strcmp(w, "no measurable difference") ? w : "no difference";
+}
+
 static const char *signal_name(int sig)
 {
 	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "signal";
@@ -304,11 +312,21 @@ void try_report(struct try_ctx *t)
 	}
 	if (c->quiet)
 		return;
-	printf("try %s: %s, %s is better; a difference is called at p < %.3g\n", c->device,
-	       c->try_metric_json ? "metric: --metric-json's value" :
-	       c->try_metric ? "metric from the command's output" : "metric: wall time (s)",
+	/* Two lines, so the header fits 80 columns whatever the device's name;
+	 * the metric is named as given, a JSON path by its path. */
+	printf("try %s: %s is better; a difference is called at p < %.3g\n", c->device,
 	       t->lower_better ? "lower" : "higher", t->alpha);
-	printf("%-14s %5s %12s %25s %7s  %s\n", "condition", "runs", "median", "min-max", "ratio",
+	if (c->try_metric_json)
+		printf("metric: %s in the command's JSON output\n", c->try_metric_json);
+	else if (c->try_metric)
+		printf("metric: --metric's match in the command's output\n");
+	else
+		printf("metric: the command's wall time (s)\n");
+	/* 80 columns with a condition name of up to 10 characters
+	 * ("throughput"): the text says "no difference" where JSON says "no
+	 * measurable difference", the header line above saying what is
+	 * measurable. */
+	printf("%-10s %4s %10s %20s %6s  %s\n", "condition", "runs", "median", "min-max", "ratio",
 	       "verdict");
 	for (int i = 0; i < t->n_cond; i++) {
 		const struct try_cond *cd = &t->cond[i];
@@ -316,21 +334,21 @@ void try_report(struct try_ctx *t)
 
 		if (!cd->n_runs) {
 			if (i)
-				printf("%-14s %5d %12s %25s %7s  %s\n", cd->name, 0, "-", "-", "-",
-				       verdict_word(t, cd, 0));
+				printf("%-10s %4d %10s %20s %6s  %s\n", cd->name, 0, "-", "-", "-",
+				       text_verdict(t, cd, 0));
 			else
-				printf("%-14s %5d %12s %25s\n", cd->name, 0, "-", "-");
+				printf("%-10s %4d %10s %20s\n", cd->name, 0, "-", "-");
 			continue;
 		}
 		snprintf(range, sizeof(range), "%.4g-%.4g", cd->min[0], cd->max[0]);
-		printf("%-14s %5d %12.4g %25s", cd->name, cd->n_runs, cd->median[0], range);
+		printf("%-10s %4d %10.4g %20s", cd->name, cd->n_runs, cd->median[0], range);
 		if (i == 0)
 			printf("\n");
 		else if (!base->n_runs)
-			printf(" %7s  %s\n", "-", verdict_word(t, cd, 0));
+			printf(" %6s  %s\n", "-", text_verdict(t, cd, 0));
 		else
-			printf(" %7.3f  %s (p=%.2g)\n", cd->ratio[0],
-			       verdict_word(t, cd, 0), cd->p[0]);
+			printf(" %6.3f  %s (p=%.2g)\n", cd->ratio[0],
+			       text_verdict(t, cd, 0), cd->p[0]);
 	}
 	for (int i = 1; i < t->n_cond; i++) {
 		const struct try_cond *cd = &t->cond[i];

@@ -103,7 +103,7 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	[[ $output == *"the command failed under baseline (round 1): exit status 127"* ]]
 	[[ $output == *"  | netpolicy: try: /nonexistent/command: No such file or directory"* ]]
 	# no run of cpu completed: no verdict is computed for it
-	[[ $output == *"cpu                0 "*"not measured"* ]]
+	[[ $output == *"cpu           0 "*"not measured"* ]]
 	[[ $output != *"no measurable difference"* ]]
 	# six lines of output, an escape among them: the last five, the escape as '?'
 	run "${NP[@]}" -q --json "$DEV" try --settle 0 cpu -- \
@@ -275,4 +275,20 @@ teardown() { np_kill_watchdogs; np_cleanup_tmp; }
 	[ "$status" -eq 3 ]
 	[ ! -e "$STATE_DIR/$DEV.journal" ] && [ ! -e "$STATE_DIR/$DEV.try" ]
 	[ "$(np_sim_state)" = "$before" ]
+}
+
+@test "try's table header names the metric (a JSON path by its path) within 80 columns" {
+	work=(sh -c 'printf "{\"end\":{\"sum_received\":{\"bits_per_second\":%d}}}\n" $$' )
+	run "${NP[@]}" "$DEV" try --rounds 1 --settle 0 cpu \
+		--metric-json end.sum_received.bits_per_second -- "${work[@]}"
+	[ "$status" -eq 0 ]
+	[[ $output == *"try $DEV: higher is better; a difference is called at p < 0.05"* ]]
+	[[ $output == *"metric: end.sum_received.bits_per_second in the command's JSON output"* ]]
+	"${NP[@]}" "$DEV" try --rounds 2 --settle 0 throughput cpu --lower-is-better -- true \
+		>"$NP_TMP/out" 2>/dev/null
+	grep -qx "try $DEV: lower is better; a difference is called at p < 0.025" "$NP_TMP/out"
+	grep -qx "metric: the command's wall time (s)" "$NP_TMP/out"
+	# the table: "no difference" (JSON: "no measurable difference")
+	grep -q "^throughput    2 .*  no difference (p=" "$NP_TMP/out"
+	[ -z "$(awk 'length > 80' "$NP_TMP/out")" ]
 }
