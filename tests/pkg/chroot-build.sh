@@ -21,6 +21,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 command -v debootstrap >/dev/null || { echo "chroot-build: needs debootstrap (apt-get install debootstrap)" >&2; exit 2; }
 
 OUT=${OUT:-$(mktemp -d /var/tmp/netpolicy-chroot-out.XXXXXX)}
+mkdir -p "$OUT"
 root=$(mktemp -d /var/tmp/netpolicy-chroot.XXXXXX)
 chmod 0755 "$root"	# mktemp's 0700 would be the chroot's / for every user
 mounted=()
