@@ -169,7 +169,15 @@ int cli_apply_report(struct cli *c, struct json_object *plan_json, int r,
 		}
 		cli_emit_json(c, plan_json);
 	} else if (!c->quiet && (r >= 0 || np_apply_result_unrecorded(res))) {
-		if (!np_apply_result_changed(res))
+		struct json_object *pol = NULL;
+
+		/* with the policy's name, as a dry run says it: a switch
+		 * whose plan is empty (veth: latency after throughput) still
+		 * records the new policy, and says which */
+		if (!np_apply_result_changed(res) && plan_json &&
+		    json_object_object_get_ex(plan_json, "policy", &pol) && pol)
+			printf("%s: %s: no changes\n", c->device, json_object_get_string(pol));
+		else if (!np_apply_result_changed(res))
 			printf("%s: no changes\n", c->device);
 		else if (plan_json && !c->out_failed)
 			render_plan(stdout, plan_json, "changed", c->verbose);

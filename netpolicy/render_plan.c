@@ -2,8 +2,10 @@
 /* A plan as a diff: a head line saying whether it "would change" (dry run),
  * "changed" (applied) or "differs in" (check), then one line per change,
  * "knob: what before -> after". */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -183,14 +185,27 @@ void render_plan(FILE *out, struct json_object *plan, const char *verb, bool all
 			json_object_get_int64(get(plan, "n_changes")) == 1 ? "" : "s", nsteps,
 			nsteps == 1 ? "" : "s");
 	render_changes(out, steps, all);
+	bool tty = isatty(fileno(out));
+
 	if (nnotes)
 		fputs("notes:\n", out);
 	for (size_t i = 0; i < nnotes; i++) {
 		struct json_object *n = json_object_array_get_idx(notes, i);
 
 		struct json_object *w = get(n, "warning");
+		char line[2048];
+		int len;
 
-		fprintf(out, "  %s%s: %s\n", w && json_object_get_boolean(w) ? "warning: " : "",
-			str(n, "knob"), str(n, "note"));
+		/* On a terminal a note goes on over lines of 80 columns; into a
+		 * pipe or file each stays one line, for grep (and --json holds
+		 * the same notes as data). */
+		len = snprintf(line, sizeof(line), "  %s%s: %s",
+			       w && json_object_get_boolean(w) ? "warning: " : "", str(n, "knob"),
+			       str(n, "note"));
+		if (tty && len > 0 && (size_t)len < sizeof(line))
+			cli_print_wrapped(out, line, 4);
+		else
+			fprintf(out, "  %s%s: %s\n", w && json_object_get_boolean(w) ? "warning: " : "",
+				str(n, "knob"), str(n, "note"));
 	}
 }

@@ -34,7 +34,7 @@ with_fault() {	# a fresh copy of MODEL with these faults (JSON array)
 	[ "$status" -eq 0 ]
 	run npsim eno1 set throughput
 	[ "$status" -eq 0 ]
-	[ "$output" = "eno1: no changes" ]
+	[ "$output" = "eno1: throughput: no changes" ]
 }
 
 @test "exit 1: an error, nothing changed (no such device; nothing to confirm)" {

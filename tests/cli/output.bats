@@ -82,6 +82,24 @@ closed_pipe() {
 	[[ "$output" == *"  rss:           512-entry table, hash toeplitz, key set; queues 0-62,"* ]]
 }
 
+@test "80 columns: a plan's notes wrap on a terminal, and stay one line each in a pipe" {
+	np_model mlx5-2s64c
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	npsim "$dev" set latency --dry-run >"$NP_TMP/pipe"
+	# some note is longer than a line, else this test shows nothing
+	[ -n "$(awk '/^notes:/ { n = 1; next } n && length > 80' "$NP_TMP/pipe")" ]
+	# the same command with its stdout a terminal (script(1) gives it one)
+	script -qec "$(printf '%q ' "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" \
+		"$dev" set latency --dry-run)" /dev/null | tr -d '\r' >"$NP_TMP/tty"
+	run awk 'length > 80 { print length ": " $0; n++ } END { exit n > 0 }' "$NP_TMP/tty"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the same words: continuation lines joined back give the piped text
+	awk '/^    [^ ]/ { sub(/^    /, ""); prev = prev " " $0; next }
+	     { if (NR > 1) print prev; prev = $0 } END { print prev }' "$NP_TMP/tty" >"$NP_TMP/joined"
+	diff "$NP_TMP/pipe" "$NP_TMP/joined"
+}
+
 @test "the man pages render without words run together (a quoted macro argument past its closing quote)" {
 	command -v groff >/dev/null || skip "no groff"
 	for f in "$NP_SRCDIR"/man/*.[0-9]; do

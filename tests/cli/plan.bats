@@ -86,7 +86,7 @@ teardown() { np_cleanup_tmp; }
 	[ "$(jq -c '[.devices[] | [.changed, .writes, .exit]]' <<<"$output")" = '[[false,0,0],[false,0,0]]' ]
 	run npsim plan --config "$CONF"
 	[ "$status" -eq 0 ]
-	[ "$output" = $'enp3s0f0: no changes\nenp0s3: no changes' ]
+	[ "$output" = $'enp3s0f0: throughput: no changes\nenp0s3: latency: no changes' ]
 }
 
 @test "a missing device is reported; the others are still done (exit 8: some changed, one failed)" {

@@ -40,7 +40,7 @@ teardown() { np_veth_teardown; }
 	[ "$(jq .writes <<<"$output")" = 0 ]
 	! grep -E 'openat\(.*"/(sys|proc)/.*O_(WRONLY|RDWR)' "$NP_TMP/trace" | grep -v '"/proc/self/' || false
 	run npns v0 set throughput
-	[ "$output" = "v0: no changes" ]
+	[ "$output" = "v0: throughput: no changes" ]
 }
 
 @test "set reads the device once to plan and once to verify, on one socket of each kind" {
