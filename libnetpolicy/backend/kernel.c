@@ -45,6 +45,8 @@ int np_kernel_read_files(int rootfd, struct np_state *st, struct np_error *err)
 	r = np_napi_threads_read(rootfd, dev, err);
 	if (r < 0)
 		return r;
+	if (np_pm_read(rootfd, &st->topo, &st->pm) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
 	return np_sysfs_read_sysctl(rootfd, &st->sys);
 }
 
