@@ -161,6 +161,8 @@ void np_plan_pm_qos(const struct np_policy *p, const struct np_state *st,
 	memset(mine, 0, sizeof(*mine));
 	if (st->pm.err || plan->target->pm.n != st->pm.n)
 		return;		/* not known (a model without it): nothing planned */
+	if (np_knob_listed(plan->drop, "pm-qos"))
+		return;		/* refused: left as it is (keep.c says so) */
 	np_cpumask_zero(&cpus);
 	np_cpumask_zero(&no_file);
 	np_cpumask_zero(&no_idle);
