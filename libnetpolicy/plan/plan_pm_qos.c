@@ -65,6 +65,18 @@ static void add_queue_cpus(const struct np_dev *t, unsigned lo, unsigned hi,
 			np_cpumask_or(ret, ret, &t->txq[i].xps_cpus);
 }
 
+/* The queues the target leaves open: its channels, else every queue (the
+ * IRQs of queues a channel change closes serve nothing). */
+static unsigned open_queues(const struct np_dev *t)
+{
+	unsigned nq = t->n_rxq > t->n_txq ? t->n_rxq : t->n_txq;
+	unsigned rx = t->channels.combined + t->channels.rx;
+	unsigned tx = t->channels.combined + t->channels.tx;
+	unsigned ch = rx > tx ? rx : tx;
+
+	return !t->channels.err && ch && ch < nq ? ch : nq;
+}
+
 /* The CPUs serving the policy's queues in the target. */
 static void policy_cpus(const struct np_plan *plan, struct np_cpumask *ret)
 {
@@ -78,7 +90,7 @@ static void policy_cpus(const struct np_plan *plan, struct np_cpumask *ret)
 			add_queue_cpus(t, c->q_first, c->q_first + c->n_q, ret);
 		return;
 	}
-	add_queue_cpus(t, 0, t->n_rxq > t->n_txq ? t->n_rxq : t->n_txq, ret);
+	add_queue_cpus(t, 0, open_queues(t), ret);
 }
 
 static uint32_t min2(uint32_t a, uint32_t b)
