@@ -180,3 +180,27 @@ two_devices() {
 	[ "$(limits | cut -d' ' -f1)" = "0:0" ]
 	npsim "$DEV" check >/dev/null
 }
+
+@test "pm-qos: mixed limits only the latency class's CPUs" {
+	np_sim_dev ice-mixed
+	edit '.pm_qos = {cpus: [range(0; .topology.nr_cpus) as $c | {cpu: $c, resume_latency_us: "0",
+		idle_states: [{name: "POLL", latency: 0, disable: false},
+			      {name: "C1", latency: 2, disable: false},
+			      {name: "C6", latency: 133, disable: false}]}]}'
+	run npsim "$DEV" set mixed --flow latency:tcp:dst-port=5000
+	[ "$status" -eq 0 ]
+	# the CPUs of the latency class's queues' IRQs, as show says
+	irqs=$(npsim --json "$DEV" show | jq -r '.mixed.classes.latency.queues as $q
+		| [.irqs[] | select(.queue != null and .queue >= $q.first
+			and .queue < $q.first + $q.count) | .affinity] | join(",")')
+	[ -n "$irqs" ]
+	limited=$(jq -r '[.pm_qos.cpus[] | select(.resume_latency_us != "0") | .cpu] | join(",")' "$MODEL")
+	echo "irqs $irqs limited $limited"
+	[ -n "$limited" ]
+	[ "$limited" != "$(jq -r '[.pm_qos.cpus[].cpu] | join(",")' "$MODEL")" ]
+	for c in ${limited//,/ }; do [[ ",$irqs," == *",$c,"* ]]; done
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ]
+	npsim "$DEV" reset >/dev/null
+	[ -z "$(jq -r '[.pm_qos.cpus[] | select(.resume_latency_us != "0")] | .[]' "$MODEL")" ]
+}
