@@ -125,12 +125,9 @@ int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_
 	return 0;
 }
 
-static bool any_need(const struct np_plan *plan)
+static bool any_need(const struct np_sysctl *s)
 {
-	const struct np_sysctl *s = &plan->needs;
-
-	return s->rps_sock_flow_entries || s->busy_poll || s->busy_read ||
-	       !np_cpumask_empty(&plan->pm_need.need_cpus);
+	return s->rps_sock_flow_entries || s->busy_poll || s->busy_read;
 }
 
 void np_plan_base_commit(struct np_store *s, const struct np_plan *plan, enum np_rec_op *ret_op,
@@ -140,7 +137,8 @@ void np_plan_base_commit(struct np_store *s, const struct np_plan *plan, enum np
 	struct np_error ignored;
 
 	memset(&rec, 0, sizeof(rec));
-	if (!any_need(plan)) {
+	/* the per-CPU wake-up needs live in the same record */
+	if (!any_need(&plan->needs) && np_cpumask_empty(&plan->pm_need.need_cpus)) {
 		*ret_op = np_store_has(s, NP_FILE_SYSCTL) ? NP_REC_REMOVE : NP_REC_KEEP;
 		return;
 	}
