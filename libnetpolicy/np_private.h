@@ -98,6 +98,7 @@ enum np_attr {
 	NP_ATTR_BUSY_POLL,		/* /proc/sys/net/core/busy_poll */
 	NP_ATTR_BUSY_READ,		/* /proc/sys/net/core/busy_read */
 	NP_ATTR_NAPI_THREAD_AFFINITY,	/* sched_setaffinity of a NAPI kthread, index = pid */
+	NP_ATTR_PM_QOS,			/* cpuN/power/pm_qos_resume_latency_us, index = CPU */
 	NP_ATTR__COUNT
 };
 

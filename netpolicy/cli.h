@@ -169,6 +169,9 @@ int cmd_show(struct cli *c);
 int cmd_status(struct cli *c);
 /* show's text of a mixed device's classes (render_mixed.c); nothing for others */
 void render_mixed(FILE *out, struct json_object *dev);
+/* show's text of the CPUs' wake-up latency limits (render_pm.c); nothing
+ * when the state has none */
+void render_pm_qos(FILE *out, struct json_object *pm);
 /* show's NAPI per class of a mixed device into dev's "mixed" (show_napi.c) */
 void cli_mixed_napi(struct cli *c, struct json_object *dev);
 int cmd_set(struct cli *c);

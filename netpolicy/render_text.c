@@ -385,6 +385,7 @@ static void render_state_lines(FILE *out, struct json_object *dev)
 	render_features(out, dev);
 	render_napi(out, dev);
 	render_sysctl(out, get(dev, "sysctl"));
+	render_pm_qos(out, get(dev, "pm_qos"));
 	render_queues(out, dev);
 	render_mixed(out, dev);
 	render_topology(out, get(dev, "topology"));

@@ -157,7 +157,7 @@ SHOW_OWN = {"policy", "policy_cpus", "policy_missing", "mixed", "drift", "other_
 # The device state's knobs, typed in show.json's $defs: their members and
 # values are netpolicy-model(5)'s too.
 STATE_DEFS = ("unsupported", "link", "channels", "rings", "coalesce_fields", "coalesce_names",
-              "coalesce", "features", "rss")
+              "coalesce", "features", "rss", "pm_qos")
 
 
 def bold_words(page):

@@ -28,6 +28,22 @@ static void max_into(struct np_sysctl *dst, const struct np_sysctl *src)
 		dst->busy_read = src->busy_read;
 }
 
+/* Per-CPU wake-up needs: the strictest wins; a pristine value only where
+ * none is known yet (the device's own record is read first). */
+static void pm_into(struct np_pm_share *dst, const struct np_pm_share *src)
+{
+	for (unsigned c = 0; c < NP_CPUS_MAX; c++) {
+		if (!np_cpumask_test(&src->need_cpus, c))
+			continue;
+		if (!np_cpumask_test(&dst->need_cpus, c) || src->need[c] < dst->need[c])
+			dst->need[c] = src->need[c];
+		np_cpumask_set(&dst->need_cpus, c);
+		if (!np_cpumask_test(&dst->known, c))
+			dst->pristine[c] = src->pristine[c];
+		np_cpumask_set(&dst->known, c);
+	}
+}
+
 /* Another device's record: its needs combined into the others', its
  * pristine values used when this device has no record of its own. */
 static int other_record(const char *ifname, const struct np_sysctl_record *rec, void *ud)
@@ -36,6 +52,7 @@ static int other_record(const char *ifname, const struct np_sysctl_record *rec, 
 
 	(void)ifname;
 	max_into(&base->others, &rec->need);
+	pm_into(&base->pm, &rec->pm);
 	if (!base->shared)
 		base->shared_pristine = rec->pristine;
 	base->shared = true;
@@ -80,6 +97,9 @@ static int load_base(struct np_store *s, void *ud, struct np_error *err)
 	if (err->code != -ENOMEM && np_store_sysctl_load(s, &own, err) >= 0) {
 		b->base->shared = true;
 		b->base->shared_pristine = own.pristine;
+		/* its pristine values, not its needs: those are planned anew */
+		b->base->pm.known = own.pm.known;
+		memcpy(b->base->pm.pristine, own.pm.pristine, sizeof(own.pm.pristine));
 	}
 	if (err->code != -ENOMEM && np_store_sysctl_others(s, other_record, b->base) == -ENOMEM)
 		err->code = -ENOMEM;
@@ -117,7 +137,8 @@ void np_plan_base_commit(struct np_store *s, const struct np_plan *plan, enum np
 	struct np_error ignored;
 
 	memset(&rec, 0, sizeof(rec));
-	if (!any_need(&plan->needs)) {
+	/* the per-CPU wake-up needs live in the same record */
+	if (!any_need(&plan->needs) && np_cpumask_empty(&plan->pm_need.need_cpus)) {
 		*ret_op = np_store_has(s, NP_FILE_SYSCTL) ? NP_REC_REMOVE : NP_REC_KEEP;
 		return;
 	}
@@ -127,6 +148,7 @@ void np_plan_base_commit(struct np_store *s, const struct np_plan *plan, enum np
 	rec.pristine.rps_sock_flow_entries = plan->shared_pristine.rps_sock_flow_entries;
 	rec.pristine.busy_poll = plan->shared_pristine.busy_poll;
 	rec.pristine.busy_read = plan->shared_pristine.busy_read;
+	rec.pm = plan->pm_need;
 	*ret_rec = rec;
 	/* a no-op set writes nothing anywhere */
 	memset(&ignored, 0, sizeof(ignored));
@@ -160,5 +182,37 @@ int np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
 	goal->flow_entries_err = fe ? fe : cur->sys.flow_entries_err;
 	goal->busy_err = be ? be : cur->sys.busy_err;
 	np_plan_base_clear(&base);
+	return 0;
+}
+
+int np_plan_base_reset_pm(struct np_ctx *ctx, const struct np_state *cur, struct np_pm *goal)
+{
+	struct np_plan_base *base = malloc(sizeof(*base));
+	struct np_pm pm;
+
+	/* every CPU as it is, but those this device limited: back to their
+	 * value before any device did, or what the others still need */
+	if (!base || np_pm_copy(&pm, &cur->pm) < 0) {
+		free(base);
+		return -ENOMEM;
+	}
+	if (np_plan_base_load(ctx, cur, base) < 0) {
+		np_pm_clear(&pm);
+		free(base);
+		return -ENOMEM;
+	}
+	for (unsigned c = 0; !pm.err && c < pm.n; c++) {
+		uint32_t *v = &pm.cpu[c].resume;
+
+		if (pm.cpu[c].err || !np_cpumask_test(&base->pm.known, c))
+			continue;
+		*v = base->pm.pristine[c];
+		if (np_cpumask_test(&base->pm.need_cpus, c) && base->pm.need[c] < *v)
+			*v = base->pm.need[c];
+	}
+	np_plan_base_clear(base);
+	free(base);
+	np_pm_clear(goal);
+	*goal = pm;
 	return 0;
 }

@@ -89,5 +89,9 @@ int np_plan_base_forget(struct np_store *s, struct np_error *err);
  * them; as they are when no device has a record. */
 int np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
 			   struct np_sysctl *goal);
+/* The CPUs' wake-up limits a reset of cur's device returns to: as they
+ * are, but the CPUs its record names: their values before any device
+ * limited them, or the strictest the other devices still need; -ENOMEM. */
+int np_plan_base_reset_pm(struct np_ctx *ctx, const struct np_state *cur, struct np_pm *goal);
 
 #endif

@@ -198,7 +198,12 @@ struct np_policy_record {
 struct np_sysctl_record {
 	struct np_sysctl need;		/* 0: this device needs nothing of it */
 	struct np_sysctl pristine;	/* before any device needed it */
+	struct np_pm_share pm;		/* per-CPU wake-up needs (records_pm.c) */
 };
+/* Its "pm_qos" member, both ways (absent: none). */
+int np_pm_record_add(struct json_object *doc, const struct np_pm_share *pm);
+int np_pm_record_read(struct json_object *doc, const char *what, struct np_pm_share *ret,
+		      struct np_error *err);
 
 struct np_tentative {
 	unsigned long long token;	/* < 2^53: exact in JSON */

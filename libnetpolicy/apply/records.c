@@ -454,8 +454,10 @@ int np_sysctl_record_to_json(const struct np_sysctl_record *rec, struct json_obj
 			all = NULL;
 		}
 	}
-	if (!np_doc_add(&doc, "sysctls", all))
+	if (!np_doc_add(&doc, "sysctls", all) || np_pm_record_add(doc, &copy.pm) < 0) {
+		json_object_put(doc);
 		return -ENOMEM;
+	}
 	*ret = doc;
 	return 0;
 }
@@ -508,6 +510,8 @@ int np_sysctl_record_from_json(struct json_object *doc, const char *what,
 			*sysctl_field(&rec.pristine, i) = (uint32_t)pristine;
 		}
 	}
+	if (r >= 0)
+		r = np_pm_record_read(doc, what, &rec.pm, err);
 	if (r >= 0)
 		*ret = rec;
 	return r;

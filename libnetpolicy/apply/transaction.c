@@ -383,6 +383,7 @@ int np_reset_plan(struct np_ctx *ctx, const char *ifname, struct np_plan **ret,
 	}
 	/* Machine-wide sysctls: what the other devices still need. */
 	if (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
+	    np_plan_base_reset_pm(ctx, cur, &pristine->pm) < 0 ||
 	    reset_steer(ctx, ifname, pristine, cur, saved.has_rec ? &saved.rec : NULL) < 0 ||
 	    np_plan_new(&plan) < 0) {
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
@@ -459,6 +460,7 @@ int np_reset(struct np_ctx *ctx, const char *ifname, unsigned flags, struct np_p
 	/* Machine-wide sysctls: what the other devices still need; rules and
 	 * contexts: what netpolicy made goes, nothing else */
 	if (r >= 0 && (np_plan_base_reset_sys(ctx, cur, &pristine->sys) < 0 ||
+		       np_plan_base_reset_pm(ctx, cur, &pristine->pm) < 0 ||
 		       reset_steer(ctx, ifname, pristine, cur, has_rec ? &rec : NULL) < 0))
 		r = np_err(err, -ENOMEM, NP_PHASE_PLAN, NULL, "out of memory");
 	/* What will change, for the caller to show: from the same read. */

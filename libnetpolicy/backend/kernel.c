@@ -172,6 +172,10 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	r = topology(kb(be), &st->topo, err);
 	if (r < 0)
 		return r;
+	/* the machine's, like the topology: a file per CPU and idle state,
+	 * not the device's cost (tests/unit/test_discover_cost.c) */
+	if (np_pm_read(rootfd, &st->topo, &st->pm) < 0)
+		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
 	r = np_ethnl_read(nl_op(be), dev, err);
 	if (r < 0)
 		return r;

@@ -291,7 +291,7 @@ int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret)
 	return 0;
 }
 
-enum where { W_RXQ, W_TXQ, W_IRQ, W_DEV, W_SYSCTL };
+enum where { W_RXQ, W_TXQ, W_IRQ, W_DEV, W_SYSCTL, W_CPU };
 
 static const struct {
 	const char *knob;
@@ -308,6 +308,7 @@ static const struct {
 	[NP_ATTR_SOCK_FLOW_ENTRIES] = { "rfs", W_SYSCTL, "rps_sock_flow_entries" },
 	[NP_ATTR_BUSY_POLL] = { "busy-poll", W_SYSCTL, "busy_poll" },
 	[NP_ATTR_BUSY_READ] = { "busy-poll", W_SYSCTL, "busy_read" },
+	[NP_ATTR_PM_QOS] = { "pm-qos", W_CPU, "pm_qos_resume_latency_us" },
 };
 
 int np_sysfs_write_attr(int rootfd, const struct np_dev *dev, enum np_attr attr,
@@ -342,6 +343,9 @@ int np_sysfs_write_attr(int rootfd, const struct np_dev *dev, enum np_attr attr,
 		break;
 	case W_SYSCTL:
 		snprintf(path, sizeof(path), "proc/sys/net/core/%s", file);
+		break;
+	case W_CPU:
+		snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%u/power/%s", index, file);
 		break;
 	}
 	if (r < 0)

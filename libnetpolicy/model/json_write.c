@@ -472,6 +472,8 @@ int np_state_to_json(const struct np_state *st, struct json_object **ret)
 	o = dev_json(&w, &st->dev);
 	put(&w, o, "sysctl", sysctl_json(&w, &st->sys));
 	put(&w, o, "topology", topology_json(&w, &st->topo));
+	if (!st->pm.err && st->pm.n)	/* only where it was read */
+		put(&w, o, "pm_qos", chk(&w, np_pm_to_json(&st->pm, &st->topo.online)));
 	if (w.oom) {
 		json_object_put(o);
 		return -ENOMEM;

@@ -49,6 +49,12 @@ int np_sysctl_from_json(struct json_object *obj, const char *path, struct np_sys
 			struct np_error *err);
 int np_dev_from_json(struct json_object *obj, const char *path, const struct np_topology *topo,
 		     struct np_dev *ret, struct np_error *err);
+/* The per-CPU wake-up latency ("pm_qos", model/pm_qos.c): the online
+ * CPUs' entries; the reader makes nr_cpus entries, -ENOENT for those not
+ * listed. */
+struct json_object *np_pm_to_json(const struct np_pm *pm, const struct np_cpumask *online);
+int np_pm_from_json(struct json_object *obj, const char *path, unsigned nr_cpus,
+		    struct np_pm *ret, struct np_error *err);
 /* A state from its three parts (topology and sysctl may be NULL: zeroed). */
 int np_state_from_json(struct json_object *dev, struct json_object *topology,
 		       struct json_object *sysctl, struct np_state *ret, struct np_error *err);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/np_pm.h"
 #include "util/np_cpumask.h"
 
 /* --- machine topology ---------------------------------------------------- */
@@ -327,6 +328,7 @@ struct np_state {
 	struct np_topology topo;
 	struct np_dev dev;
 	struct np_sysctl sys;
+	struct np_pm pm;	/* per-CPU wake-up latency (model/np_pm.h) */
 };
 
 /* Deep copy; -ENOMEM. */

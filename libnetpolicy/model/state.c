@@ -32,6 +32,7 @@ void np_state_clear(struct np_state *st)
 	np_topology_clear(&st->topo);
 	np_dev_clear(&st->dev);
 	memset(&st->sys, 0, sizeof(st->sys));
+	np_pm_clear(&st->pm);
 }
 
 void np_state_free(struct np_state *st)
@@ -113,7 +114,8 @@ int np_state_dup(const struct np_state *src, struct np_state **ret)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	if (np_topology_copy(&st->topo, &src->topo) < 0 || np_dev_copy(&st->dev, &src->dev) < 0) {
+	if (np_topology_copy(&st->topo, &src->topo) < 0 || np_dev_copy(&st->dev, &src->dev) < 0 ||
+	    np_pm_copy(&st->pm, &src->pm) < 0) {
 		np_state_free(st);
 		return -ENOMEM;
 	}

@@ -291,7 +291,7 @@ int np_state_from_json(struct json_object *dev, struct json_object *topology,
 
 int np_state_from_json_full(struct json_object *obj, struct np_state **ret, struct np_error *err)
 {
-	struct json_object *topo, *sys;
+	struct json_object *topo, *sys, *pm = NULL;
 	struct np_state *st;
 	int r;
 
@@ -306,6 +306,13 @@ int np_state_from_json_full(struct json_object *obj, struct np_state **ret, stru
 	r = np_state_from_json(obj, topo, sys, st, err);
 	if (r < 0) {
 		free(st);
+		return r;
+	}
+	/* optional: states from before it was read have none */
+	st->pm.err = -ENODATA;
+	if (json_object_object_get_ex(obj, "pm_qos", &pm) &&
+	    (r = np_pm_from_json(pm, "pm_qos", st->topo.nr_cpus, &st->pm, err)) < 0) {
+		np_state_free(st);
 		return r;
 	}
 	*ret = st;

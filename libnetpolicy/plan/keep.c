@@ -172,6 +172,8 @@ int np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *dr
 			keep_queues(&t->dev, &st->dev, name);
 		else if (!strcmp(name, "sysctl"))
 			t->sys = st->sys;
+		else if (!strcmp(name, "pm-qos"))
+			np_plan_pm_keep(plan, st);
 		else if ((!strcmp(name, "ntuple") || !strcmp(name, "rss-context")) && !steer_kept) {
 			if (keep_steer(&t->dev, &st->dev) < 0)
 				return -ENOMEM;

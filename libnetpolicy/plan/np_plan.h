@@ -101,12 +101,24 @@ struct np_owned {
 	uint32_t rules[NP_OWNED_MAX];
 };
 
+/* Per-CPU wake-up limits shared by devices (plan/plan_pm_qos.c): a need
+ * (us, the strictest of the devices listed) on the CPUs in need_cpus, and
+ * each CPU's value before any device limited it on those in known. */
+struct np_pm_share {
+	struct np_cpumask need_cpus, known;
+	uint32_t need[NP_CPUS_MAX];
+	uint32_t pristine[NP_CPUS_MAX];
+};
+
 struct np_plan_base {
 	const struct np_state *pristine;	/* NULL: the live state is pristine */
 	struct np_owned owned;			/* from the policy record */
 	bool shared;				/* shared_pristine is valid */
 	struct np_sysctl shared_pristine;
 	struct np_sysctl others;
+	/* the other devices' needs; pristine values: this device's record
+	 * first, then the others' */
+	struct np_pm_share pm;
 };
 
 struct np_plan {
@@ -133,6 +145,8 @@ struct np_plan {
 	 * both in the state directory after an apply (apply/base.c). */
 	struct np_sysctl needs;
 	struct np_sysctl shared_pristine;
+	/* this device's per-CPU wake-up needs and those CPUs' pristine values */
+	struct np_pm_share pm_need;
 	/* What it was planned from besides the device (base.pristine is the
 	 * plan's own copy), so np_plan_refine plans again from the same. */
 	struct np_plan_base base;
@@ -142,7 +156,7 @@ extern const struct np_knob np_knob_features, np_knob_rss_early, np_knob_channel
 	np_knob_rings, np_knob_rss, np_knob_coalesce, np_knob_queue_coalesce, np_knob_napi, np_knob_irq,
 	np_knob_napi_config, np_knob_napi_threads, np_knob_xps,
 	np_knob_rps, np_knob_rfs, np_knob_sysctl, np_knob_ntuple_delete, np_knob_rss_ctx_delete,
-	np_knob_rss_ctx, np_knob_ntuple;
+	np_knob_rss_ctx, np_knob_ntuple, np_knob_pm_qos;
 /* Two rules equal but for their location (plan/knob/steer.c). */
 bool np_rule_same_content(const struct np_rule *a, const struct np_rule *b);
 
@@ -159,6 +173,9 @@ int np_knob_list_add(char *buf, size_t len, const char *name);
  * Channels are the planner's (the queue count shapes the rest).  0, or
  * -ENOMEM. */
 int np_plan_keep(struct np_plan *plan, const struct np_state *st, const char *drop);
+/* plan_pm_qos.c: the CPUs' wake-up limits as in `st`, and no need recorded
+ * (the kernel refused the file: pm-qos left out). */
+void np_plan_pm_keep(struct np_plan *plan, const struct np_state *st);
 
 /* Building plans (all -ENOMEM on failure). */
 int np_plan_new(struct np_plan **ret);

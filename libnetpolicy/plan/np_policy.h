@@ -42,6 +42,13 @@ enum np_rps_rule {
 	NP_RPS_FEW_QUEUES,	/* spread over local cores only when queues < local cores */
 };
 
+/* pm-qos: a wake-up latency limit on the CPUs serving the policy's queues */
+enum np_pm_rule {
+	NP_PMQ_OFF,		/* none */
+	NP_PMQ_AUTO,		/* from each CPU's idle states (plan_pm_qos.c) */
+	NP_PMQ_US,		/* pm_qos_us microseconds */
+};
+
 struct np_coal_value {
 	enum np_coal_field field;
 	uint32_t value;
@@ -75,6 +82,8 @@ struct np_policy {
 	uint32_t napi_defer_hard_irqs;
 	uint64_t gro_flush_timeout;		/* ns */
 	uint32_t busy_poll, busy_read;		/* us; 0: leave as they are */
+	int pm_qos;				/* enum np_pm_rule (mixed: the latency class) */
+	uint32_t pm_qos_us;			/* NP_PMQ_US */
 	/* The mixed policy: classes of flows on one NIC (np_plan_mixed) on
 	 * top of the rest; a custom policy based on it is mixed too. */
 	bool mixed;
@@ -196,6 +205,10 @@ void np_plan_napi(const struct np_policy *p, const struct np_state *st,
 		  const struct np_plan_base *base, struct np_plan *plan);
 void np_plan_sysctls(const struct np_policy *p, const struct np_state *st,
 		     const struct np_plan_base *base, struct np_plan *plan);
+/* plan_pm_qos.c: the wake-up limit of the CPUs serving the policy's
+ * (mixed: the latency class's) queues, shared with other devices' needs */
+void np_plan_pm_qos(const struct np_policy *p, const struct np_state *st,
+		    const struct np_plan_base *base, struct np_plan *plan);
 void np_plan_restore(const struct np_policy *p, const struct np_state *st,
 		     const struct np_plan_base *base, struct np_plan *plan);
 

@@ -355,6 +355,7 @@ int np_policy_plan(const struct np_policy *p, const struct np_plan_opts *opts,
 		}
 		np_plan_mixed_napi(st, base, &plan->mixed->m, plan);
 	}
+	np_plan_pm_qos(p, st, base, plan);
 	if (opts && opts->drop)
 		r = np_plan_keep(plan, st, opts->drop);
 out:

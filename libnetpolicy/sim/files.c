@@ -36,11 +36,12 @@ static const struct {
 	[NP_ATTR_BUSY_POLL] = { "sysctl", "/proc/sys/net/core/busy_poll" },
 	[NP_ATTR_BUSY_READ] = { "sysctl", "/proc/sys/net/core/busy_read" },
 	[NP_ATTR_NAPI_THREAD_AFFINITY] = { "napi-threads", "sched_setaffinity(%u)" },
+	[NP_ATTR_PM_QOS] = { "pm-qos", "/sys/devices/system/cpu/cpu%u/power/pm_qos_resume_latency_us" },
 };
 
 static int attr_fail(struct np_error *err, enum np_attr attr, unsigned index, int code)
 {
-	char file[64];
+	char file[96];
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -234,6 +235,35 @@ static int write_thread(struct np_sim *s, struct np_sim_call *c, unsigned pid, c
 	return 0;
 }
 
+/* The resume-latency file of a CPU: absent where the model says so, the
+ * store's encoding otherwise (np_pm_parse: negative or not a number is
+ * EINVAL, "0" lifts the limit, "n/a" is 0 us). */
+static int write_pm(struct np_sim *s, struct np_sim_call *c, unsigned cpu, const char *value,
+		    struct np_error *err)
+{
+	struct np_cpu_pm *p;
+	uint32_t us;
+	int r;
+
+	if (s->m.pm.err || cpu >= s->m.pm.n)
+		return attr_fail(err, NP_ATTR_PM_QOS, cpu, -ENOENT);
+	p = &s->m.pm.cpu[cpu];
+	if (p->err)
+		return attr_fail(err, NP_ATTR_PM_QOS, cpu, p->err);
+	r = np_pm_parse(value, &us);
+	if (r < 0)
+		return attr_fail(err, NP_ATTR_PM_QOS, cpu, r);
+	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
+		return 0;
+	if (np_sim_fault_is(c, NP_SIM_MODE_ROUND) && us && us != NP_PM_NONE)
+		us++;
+	if (p->resume != us) {
+		p->resume = us;
+		s->dirty = true;
+	}
+	return 0;
+}
+
 static int write_number(struct np_sim *s, struct np_sim_call *c, enum np_attr attr,
 			const char *value, struct np_error *err)
 {
@@ -302,7 +332,7 @@ int np_sim_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_a
 	c.knob = attrs[attr].knob;
 	/* /proc/irq and net.core exist whether or not the device does */
 	global = attr == NP_ATTR_IRQ_AFFINITY || attr == NP_ATTR_SOCK_FLOW_ENTRIES ||
-		 attr == NP_ATTR_BUSY_POLL || attr == NP_ATTR_BUSY_READ;
+		 attr == NP_ATTR_BUSY_POLL || attr == NP_ATTR_BUSY_READ || attr == NP_ATTR_PM_QOS;
 	r = np_sim_begin(s, &c, dev->ifname, !global, err);
 	if (r < 0)
 		return np_sim_finish(s, r, err);
@@ -318,6 +348,9 @@ int np_sim_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_a
 		break;
 	case NP_ATTR_NAPI_THREAD_AFFINITY:
 		r = write_thread(s, &c, index, value, err);
+		break;
+	case NP_ATTR_PM_QOS:
+		r = write_pm(s, &c, index, value, err);
 		break;
 	default:
 		r = write_number(s, &c, attr, value, err);

@@ -21,6 +21,7 @@ void np_sim_model_clear(struct np_sim_model *m)
 {
 	json_object_put(m->root);
 	np_topology_clear(&m->topo);
+	np_pm_clear(&m->pm);
 	for (size_t i = 0; i < m->n_devs; i++)
 		np_dev_clear(&m->devs[i]);
 	free(m->devs);
@@ -120,6 +121,11 @@ static int parse_model(const char *text, size_t len, struct np_sim_model *m, str
 	r = np_sysctl_from_json(v, p, &m->sys, err);
 	if (r < 0)
 		return r;
+	/* optional: a machine whose model does not say has none to plan */
+	m->pm.err = -ENODATA;
+	v = part(m->root, devs, "pm_qos", p, sizeof(p));
+	if (v && (r = np_pm_from_json(v, p, m->topo.nr_cpus, &m->pm, err)) < 0)
+		return r;
 	r = parse_devices(m, devs, err);
 	if (r < 0)
 		return r;
@@ -200,7 +206,7 @@ int np_sim_sync(struct np_sim *s, struct np_error *err)
 
 static bool our_key(const char *k)
 {
-	static const char *const keys[] = { "netpolicy_model", "topology", "sysctl", "devices",
+	static const char *const keys[] = { "netpolicy_model", "topology", "sysctl", "pm_qos", "devices",
 					    "faults", "calls" };
 
 	for (size_t i = 0; i < NP_ARRAY_SIZE(keys); i++)
@@ -231,6 +237,8 @@ static struct json_object *model_json(const struct np_sim_model *m)
 	}
 	r |= np_sim_json_add(o, "topology", np_topology_to_json(&m->topo));
 	r |= np_sim_json_add(o, "sysctl", np_sysctl_to_json(&m->sys));
+	if (!m->pm.err)
+		r |= np_sim_json_add(o, "pm_qos", np_pm_to_json(&m->pm, &m->topo.online));
 	devs = json_object_new_array();
 	for (size_t i = 0; devs && i < m->n_devs; i++) {
 		struct json_object *d = np_dev_to_json(&m->devs[i]);

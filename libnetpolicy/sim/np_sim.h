@@ -66,6 +66,7 @@ struct np_sim_model {
 	struct json_object *root;	/* as loaded: top-level keys we do not model survive a save */
 	struct np_topology topo;
 	struct np_sysctl sys;
+	struct np_pm pm;	/* "pm_qos": err -ENODATA when the model has none */
 	struct np_dev *devs;
 	size_t n_devs;
 	struct np_sim_fault *faults;

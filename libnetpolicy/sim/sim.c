@@ -28,7 +28,8 @@ static int sim_discover(struct np_backend *be, const char *ifname, struct np_sta
 	if (r < 0)
 		return np_sim_finish(s, r, err);
 	memset(&tmp, 0, sizeof(tmp));
-	if (np_topology_copy(&tmp.topo, &s->m.topo) < 0 || np_dev_copy(&tmp.dev, c.dev) < 0) {
+	if (np_topology_copy(&tmp.topo, &s->m.topo) < 0 || np_dev_copy(&tmp.dev, c.dev) < 0 ||
+	    np_pm_copy(&tmp.pm, &s->m.pm) < 0) {
 		np_state_clear(&tmp);
 		return np_sim_finish(s, np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory"), err);
 	}

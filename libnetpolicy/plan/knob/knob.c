@@ -32,6 +32,7 @@ const struct np_knob *const np_knobs[] = {
 	&np_knob_rps,
 	&np_knob_rfs,
 	&np_knob_sysctl,
+	&np_knob_pm_qos,	/* per-CPU: the CPUs' limits, after the queues' CPUs */
 	NULL,
 };
 

@@ -59,6 +59,11 @@ const struct np_policy_feature *np_policy_feature_find(const char *key)
 			return &np_policy_features[i];
 	return NULL;
 }
+static const char *const pm_qos_names[] = {
+	[NP_PMQ_OFF] = "off",
+	[NP_PMQ_AUTO] = "auto",
+};
+
 static const char *const rps_names[] = {
 	[NP_RPS_OFF] = "off",
 	[NP_RPS_FEW_QUEUES] = "few-queues",
@@ -84,6 +89,8 @@ const struct np_policy_key np_policy_keys[] = {
 	{ "gro-flush-timeout", NP_KEY_U64, OFF(gro_flush_timeout), NULL, 0, "napi", 0, 0 },
 	{ "busy-poll", NP_KEY_U32, OFF(busy_poll), NULL, 0, "napi", 0, 0 },
 	{ "busy-read", NP_KEY_U32, OFF(busy_read), NULL, 0, "napi", 0, 0 },
+	{ "pm-qos", NP_KEY_RULE, OFF(pm_qos), NAMES(pm_qos_names), "napi", OFF(pm_qos_us),
+	  NP_PMQ_US },
 };
 const size_t np_policy_n_keys = NP_ARRAY_SIZE(np_policy_keys);
 
