@@ -64,6 +64,11 @@ static const char *const rps_names[] = {
 	[NP_RPS_FEW_QUEUES] = "few-queues",
 };
 
+static const char *const ceil_names[] = {
+	[NP_CEIL_OFF] = "off",
+	[NP_CEIL_AUTO] = "auto",
+};
+
 #define OFF(f) offsetof(struct np_policy, f)
 #define NAMES(a) a, NP_ARRAY_SIZE(a)
 
@@ -84,6 +89,11 @@ const struct np_policy_key np_policy_keys[] = {
 	{ "gro-flush-timeout", NP_KEY_U64, OFF(gro_flush_timeout), NULL, 0, "napi", 0, 0 },
 	{ "busy-poll", NP_KEY_U32, OFF(busy_poll), NULL, 0, "napi", 0, 0 },
 	{ "busy-read", NP_KEY_U32, OFF(busy_read), NULL, 0, "napi", 0, 0 },
+	{ "socket-buffers", NP_KEY_RULE, OFF(sockbuf), NAMES(ceil_names), "buffers", OFF(sockbuf_n),
+	  NP_CEIL_COUNT },
+	{ "rtt-us", NP_KEY_U32, OFF(rtt_us), NULL, 0, "buffers", 0, 0 },
+	{ "backlog", NP_KEY_RULE, OFF(backlog), NAMES(ceil_names), "buffers", OFF(backlog_n),
+	  NP_CEIL_COUNT },
 };
 const size_t np_policy_n_keys = NP_ARRAY_SIZE(np_policy_keys);
 
