@@ -54,6 +54,8 @@ two_nics() {
 	[ "$(sys ens801f0 wmem_max)" = 6250496 ]
 	[ "$(sys ens801f0 tcp_wmem)" = "[4096,16384,6250496]" ]
 	[ "$(sys ens801f0 tcp_rmem)" = "[4096,131072,6291456]" ]
+	run npsim ens801f0 show
+	[[ "$output" == *"  sysctl:        rps_sock_flow_entries 32768, busy_poll 0, busy_read 0"$'\n'"                 rmem_max 6250496, wmem_max 6250496, netdev_max_backlog 1000"$'\n'"                 tcp_rmem 4096 131072 6291456, tcp_wmem 4096 16384 6250496"* ]]
 	npsim ens801f0 check >/dev/null
 	npsim ens801f0 reset >/dev/null
 	[ "$(sys ens801f0 tcp_wmem)" = "[4096,16384,4194304]" ]
