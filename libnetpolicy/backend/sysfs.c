@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "np_kernel.h"
@@ -277,13 +278,15 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 	return np_sysfs_read_queues(rootfd, dev, err);
 }
 
-/* A value netpolicy may raise: read-only (a child network namespace's view
- * of net.core.rmem_max since 6.10, mode 0444) is EACCES, as a write would be. */
+/* A value netpolicy may raise: read-only for everyone (a child network
+ * namespace's view of net.core.rmem_max since 6.10, mode 0444, which root
+ * cannot write either) is EACCES, as a write would be. */
 static int read_writable(int rootfd, const char *path, uint32_t *ret)
 {
 	int r = np_read_u32_at(rootfd, path, ret);
+	struct stat st;
 
-	if (r == 0 && faccessat(rootfd, path, W_OK, 0) < 0 && errno == EACCES)
+	if (r == 0 && fstatat(rootfd, path, &st, 0) == 0 && !(st.st_mode & 0222))
 		r = -EACCES;
 	return r;
 }

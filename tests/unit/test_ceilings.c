@@ -75,6 +75,13 @@ static void test_discover_write(void)
 	   s.tcp_wmem[2] == 4194304, "tcp_rmem, tcp_wmem");
 	is_int(s.backlog_err, -ENOENT, "no netdev_max_backlog (a child namespace): ENOENT");
 
+	/* a child namespace's view since 6.10: there, mode 0444 */
+	snprintf(buf, sizeof(buf), "%s/proc/sys/net/core/wmem_max", root);
+	chmod(buf, 0444);
+	np_sysfs_read_sysctl(fd, &s);
+	is_int(s.core_mem_err, -EACCES, "a read-only wmem_max: EACCES, even for root");
+	chmod(buf, 0644);
+
 	put("proc/sys/net/core/netdev_max_backlog", "1000");
 	put("proc/sys/net/ipv4/tcp_wmem", "4096 16384");
 	np_sysfs_read_sysctl(fd, &s);
