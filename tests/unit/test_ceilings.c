@@ -56,7 +56,7 @@ static void test_discover_write(void)
 	struct np_dev dev = { .ifname = "np0" };
 	struct np_error err = { 0 };
 	struct np_sysctl s;
-	char buf[64] = "";
+	char buf[64] = "", path[128];
 	int fd;
 
 	snprintf(root, sizeof(root), "/tmp/np-test-ceil.XXXXXX");
@@ -76,11 +76,11 @@ static void test_discover_write(void)
 	is_int(s.backlog_err, -ENOENT, "no netdev_max_backlog (a child namespace): ENOENT");
 
 	/* a child namespace's view since 6.10: there, mode 0444 */
-	snprintf(buf, sizeof(buf), "%s/proc/sys/net/core/wmem_max", root);
-	chmod(buf, 0444);
+	snprintf(path, sizeof(path), "%s/proc/sys/net/core/wmem_max", root);
+	chmod(path, 0444);
 	np_sysfs_read_sysctl(fd, &s);
 	is_int(s.core_mem_err, -EACCES, "a read-only wmem_max: EACCES, even for root");
-	chmod(buf, 0644);
+	chmod(path, 0644);
 
 	put("proc/sys/net/core/netdev_max_backlog", "1000");
 	put("proc/sys/net/ipv4/tcp_wmem", "4096 16384");
