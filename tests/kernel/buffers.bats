@@ -97,3 +97,21 @@ nsread() { ip netns exec "$NS" cat "/proc/sys/net/$1" | tr -s ' \t' ' '; }
 	[ "$(nsread ipv4/tcp_rmem)" = "4096 131072 262144" ]
 	init_unchanged
 }
+
+@test "two veths in the namespace: the largest need wins, a reset keeps the other's" {
+	[ "$(ip netns exec "$NS" cat /sys/class/net/v0/speed)" = 10000 ] || skip "veth speed not 10000"
+	mkdir -p "$NP_TMP/pol"
+	printf 'base = throughput\nsocket-buffers = 2097152\n' >"$NP_TMP/pol/big.conf"
+	npns --policy-dir "$NP_TMP/pol" v1 set big >/dev/null
+	npns --policy-dir "$NP_TMP/pol" v0 set throughput >/dev/null
+	[ "$(nsread ipv4/tcp_rmem)" = "4096 131072 2097152" ]
+	npns --policy-dir "$NP_TMP/pol" v1 reset >/dev/null
+	[ "$(nsread ipv4/tcp_rmem)" = "4096 131072 626688" ]
+	[ "$(nsread ipv4/tcp_wmem)" = "4096 16384 626688" ]
+	run npns --policy-dir "$NP_TMP/pol" v0 check
+	[ "$status" -eq 0 ]
+	npns --policy-dir "$NP_TMP/pol" v0 reset >/dev/null
+	[ "$(nsread ipv4/tcp_rmem)" = "4096 131072 262144" ]
+	[ "$(nsread ipv4/tcp_wmem)" = "4096 16384 262144" ]
+	init_unchanged
+}
