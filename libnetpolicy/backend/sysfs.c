@@ -279,7 +279,7 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 }
 
 /* A value netpolicy may raise: read-only for everyone (a child network
- * namespace's view of net.core.rmem_max since 6.10, mode 0444, which root
+ * namespace's view of net.core.rmem_max since 6.11, mode 0444, which root
  * cannot write either) is EACCES, as a write would be. */
 static int read_writable(int rootfd, const char *path, uint32_t *ret)
 {

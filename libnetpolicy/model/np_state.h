@@ -254,7 +254,7 @@ struct np_sysctl {
 	int busy_err;
 	uint32_t busy_poll, busy_read;
 	/* Socket buffer ceilings: net.core.rmem_max/wmem_max (one value for
-	 * the machine; read-only in a child namespace since 6.10: EACCES)
+	 * the machine; read-only in a child namespace since 6.11: EACCES)
 	 * and the triples net.ipv4.tcp_rmem/tcp_wmem (min, default, max; per
 	 * network namespace).  Only the max of a triple is ever planned. */
 	int core_mem_err;

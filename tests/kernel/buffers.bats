@@ -2,7 +2,7 @@
 # The throughput policy's socket buffer ceilings on this machine's kernel,
 # inside the test's own network namespace: net.ipv4.tcp_rmem/tcp_wmem are
 # per namespace (set, check, reset exact there); net.core.rmem_max/wmem_max
-# are one value for the machine, read-only in a child namespace since 6.10
+# are one value for the machine, read-only in a child namespace since 6.11
 # (a note), and netdev_max_backlog is not in a child namespace at all.  The
 # initial namespace's values are saved first and restored on the way out if
 # anything changed them (nothing here writes them).
@@ -74,7 +74,7 @@ nsread() { ip netns exec "$NS" cat "/proc/sys/net/$1" | tr -s ' \t' ' '; }
 	[ "$status" -eq 0 ]
 	if [ -e "/proc/sys/net/core/rmem_max" ] &&
 		ip netns exec "$NS" test -e /proc/sys/net/core/rmem_max; then
-		# 6.10 and later: visible read-only (mode 0444)
+		# 6.11 and later: visible read-only (mode 0444)
 		[[ "$output" == *"buffers: net.core.rmem_max/wmem_max: read-only in this network namespace"* ]]
 	else
 		[[ "$output" == *"buffers: net.core.rmem_max/wmem_max: not in this network namespace"* ]]

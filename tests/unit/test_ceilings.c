@@ -75,7 +75,7 @@ static void test_discover_write(void)
 	   s.tcp_wmem[2] == 4194304, "tcp_rmem, tcp_wmem");
 	is_int(s.backlog_err, -ENOENT, "no netdev_max_backlog (a child namespace): ENOENT");
 
-	/* a child namespace's view since 6.10: there, mode 0444 */
+	/* a child namespace's view since 6.11: there, mode 0444 */
 	snprintf(path, sizeof(path), "%s/proc/sys/net/core/wmem_max", root);
 	chmod(path, 0444);
 	np_sysfs_read_sysctl(fd, &s);
