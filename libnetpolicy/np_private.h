@@ -97,6 +97,11 @@ enum np_attr {
 	NP_ATTR_SOCK_FLOW_ENTRIES,	/* /proc/sys/net/core/rps_sock_flow_entries */
 	NP_ATTR_BUSY_POLL,		/* /proc/sys/net/core/busy_poll */
 	NP_ATTR_BUSY_READ,		/* /proc/sys/net/core/busy_read */
+	NP_ATTR_RMEM_MAX,		/* /proc/sys/net/core/rmem_max */
+	NP_ATTR_WMEM_MAX,		/* /proc/sys/net/core/wmem_max */
+	NP_ATTR_TCP_RMEM,		/* /proc/sys/net/ipv4/tcp_rmem ("MIN DEF MAX") */
+	NP_ATTR_TCP_WMEM,		/* /proc/sys/net/ipv4/tcp_wmem */
+	NP_ATTR_MAX_BACKLOG,		/* /proc/sys/net/core/netdev_max_backlog */
 	NP_ATTR_NAPI_THREAD_AFFINITY,	/* sched_setaffinity of a NAPI kthread, index = pid */
 	NP_ATTR_PM_QOS,			/* cpuN/power/pm_qos_resume_latency_us, index = CPU */
 	NP_ATTR__COUNT
@@ -226,6 +231,9 @@ int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error 
 int np_read_file_at(int dirfd, const char *path, char *buf, size_t len);
 int np_read_u32_at(int dirfd, const char *path, uint32_t *ret);
 int np_read_u64_at(int dirfd, const char *path, uint64_t *ret);
+/* Three decimal ints separated by blanks ("MIN\tDEFAULT\tMAX" of tcp_rmem
+ * and tcp_wmem), each at most INT32_MAX: 0, -EINVAL or -ERANGE. */
+int np_parse_triple(const char *buf, uint32_t v[3]);
 /* A decimal integer from -1 ("none" in sysfs) up to 2^24. */
 int np_read_int_at(int dirfd, const char *path, int *ret);
 /* The last component of a symlink's target ("../../../virtio2" -> "virtio2"). */

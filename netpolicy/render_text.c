@@ -230,17 +230,36 @@ static void render_napi(FILE *out, struct json_object *dev)
 	fputc('\n', out);
 }
 
+/* "KEY V, KEY V" for a line of the sysctl object; a triple as "MIN DEF MAX" */
+static void sysctl_line(FILE *out, struct json_object *s, const char *const *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *a = get(s, keys[i]);
+		const char *v = str(s, keys[i]);
+
+		fprintf(out, "%s%s ", i ? ", " : "", keys[i]);
+		if (a && json_object_is_type(a, json_type_array))
+			for (size_t k = 0; k < json_object_array_length(a); k++)
+				fprintf(out, "%s%s", k ? " " : "",
+					json_object_get_string(json_object_array_get_idx(a, k)));
+		else
+			fputs(v ? v : "unavailable", out);
+	}
+	fputc('\n', out);
+}
+
 static void render_sysctl(FILE *out, struct json_object *s)
 {
 	static const char *const keys[] = { "rps_sock_flow_entries", "busy_poll", "busy_read" };
+	static const char *const mem[] = { "rmem_max", "wmem_max", "netdev_max_backlog" };
+	static const char *const tcp[] = { "tcp_rmem", "tcp_wmem" };
 
 	fprintf(out, "  %-15s", "sysctl:");
-	for (size_t i = 0; i < 3; i++) {
-		const char *v = str(s, keys[i]);
-
-		fprintf(out, "%s%s %s", i ? ", " : "", keys[i], v ? v : "unavailable");
-	}
-	fputc('\n', out);
+	sysctl_line(out, s, keys, 3);
+	fprintf(out, "  %-15s", "");
+	sysctl_line(out, s, mem, 3);
+	fprintf(out, "  %-15s", "");
+	sysctl_line(out, s, tcp, 2);
 }
 
 /* "25:0-3(kernel) 26:0-3(name)" for the IRQs serving queue q: where the

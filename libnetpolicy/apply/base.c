@@ -18,14 +18,23 @@
 #include "apply/np_journal.h"
 #include "plan/np_policy.h"
 
+/* The machine-wide values a device's record holds (np_store.h). */
+#define SYS(f) offsetof(struct np_sysctl, f)
+static const size_t shared_off[] = {
+	SYS(rps_sock_flow_entries), SYS(busy_poll), SYS(busy_read), SYS(rmem_max), SYS(wmem_max),
+	SYS(tcp_rmem[2]), SYS(tcp_wmem[2]), SYS(netdev_max_backlog),
+};
+
+static uint32_t *at(struct np_sysctl *s, size_t i)
+{
+	return (uint32_t *)((char *)s + shared_off[i]);
+}
+
 static void max_into(struct np_sysctl *dst, const struct np_sysctl *src)
 {
-	if (src->rps_sock_flow_entries > dst->rps_sock_flow_entries)
-		dst->rps_sock_flow_entries = src->rps_sock_flow_entries;
-	if (src->busy_poll > dst->busy_poll)
-		dst->busy_poll = src->busy_poll;
-	if (src->busy_read > dst->busy_read)
-		dst->busy_read = src->busy_read;
+	for (size_t i = 0; i < NP_ARRAY_SIZE(shared_off); i++)
+		if (*at((struct np_sysctl *)src, i) > *at(dst, i))
+			*at(dst, i) = *at((struct np_sysctl *)src, i);
 }
 
 /* Per-CPU wake-up needs: the strictest wins; a pristine value only where
@@ -44,17 +53,33 @@ static void pm_into(struct np_pm_share *dst, const struct np_pm_share *src)
 	}
 }
 
+/* A record older than some value: its pristine value is the live one. */
+static void fill_unknown(struct np_sysctl *pristine, const struct np_sysctl *live)
+{
+	for (size_t i = 0; i < NP_ARRAY_SIZE(shared_off); i++)
+		if (*at(pristine, i) == NP_SYSCTL_UNKNOWN)
+			*at(pristine, i) = *at((struct np_sysctl *)live, i);
+}
+
+struct base_load {
+	const struct np_state *cur;
+	struct np_plan_base *base;
+};
+
 /* Another device's record: its needs combined into the others', its
  * pristine values used when this device has no record of its own. */
 static int other_record(const char *ifname, const struct np_sysctl_record *rec, void *ud)
 {
-	struct np_plan_base *base = ud;
+	struct base_load *b = ud;
+	struct np_plan_base *base = b->base;
 
 	(void)ifname;
 	max_into(&base->others, &rec->need);
 	pm_into(&base->pm, &rec->pm);
-	if (!base->shared)
+	if (!base->shared) {
 		base->shared_pristine = rec->pristine;
+		fill_unknown(&base->shared_pristine, &b->cur->sys);
+	}
 	base->shared = true;
 	return 0;
 }
@@ -65,10 +90,6 @@ void np_plan_base_clear(struct np_plan_base *base)
 	memset(base, 0, sizeof(*base));
 }
 
-struct base_load {
-	const struct np_state *cur;
-	struct np_plan_base *base;
-};
 
 /* What cannot be read is not there: planning goes on from the device. */
 static int load_base(struct np_store *s, void *ud, struct np_error *err)
@@ -100,8 +121,9 @@ static int load_base(struct np_store *s, void *ud, struct np_error *err)
 		/* its pristine values, not its needs: those are planned anew */
 		b->base->pm.known = own.pm.known;
 		memcpy(b->base->pm.pristine, own.pm.pristine, sizeof(own.pm.pristine));
+		fill_unknown(&b->base->shared_pristine, &b->cur->sys);
 	}
-	if (err->code != -ENOMEM && np_store_sysctl_others(s, other_record, b->base) == -ENOMEM)
+	if (err->code != -ENOMEM && np_store_sysctl_others(s, other_record, b) == -ENOMEM)
 		err->code = -ENOMEM;
 	return 0;
 }
@@ -127,7 +149,10 @@ int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_
 
 static bool any_need(const struct np_sysctl *s)
 {
-	return s->rps_sock_flow_entries || s->busy_poll || s->busy_read;
+	for (size_t i = 0; i < NP_ARRAY_SIZE(shared_off); i++)
+		if (*at((struct np_sysctl *)s, i))
+			return true;
+	return false;
 }
 
 void np_plan_base_commit(struct np_store *s, const struct np_plan *plan, enum np_rec_op *ret_op,
@@ -142,12 +167,10 @@ void np_plan_base_commit(struct np_store *s, const struct np_plan *plan, enum np
 		*ret_op = np_store_has(s, NP_FILE_SYSCTL) ? NP_REC_REMOVE : NP_REC_KEEP;
 		return;
 	}
-	rec.need.rps_sock_flow_entries = plan->needs.rps_sock_flow_entries;
-	rec.need.busy_poll = plan->needs.busy_poll;
-	rec.need.busy_read = plan->needs.busy_read;
-	rec.pristine.rps_sock_flow_entries = plan->shared_pristine.rps_sock_flow_entries;
-	rec.pristine.busy_poll = plan->shared_pristine.busy_poll;
-	rec.pristine.busy_read = plan->shared_pristine.busy_read;
+	for (size_t i = 0; i < NP_ARRAY_SIZE(shared_off); i++) {
+		*at(&rec.need, i) = *at((struct np_sysctl *)&plan->needs, i);
+		*at(&rec.pristine, i) = *at((struct np_sysctl *)&plan->shared_pristine, i);
+	}
 	rec.pm = plan->pm_need;
 	*ret_rec = rec;
 	/* a no-op set writes nothing anywhere */
@@ -169,7 +192,7 @@ int np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
 			   struct np_sysctl *goal)
 {
 	struct np_plan_base base;
-	int fe = goal->flow_entries_err, be = goal->busy_err;
+	struct np_sysctl errs = *goal;
 
 	if (np_plan_base_load(ctx, cur, &base) < 0)
 		return -ENOMEM;
@@ -179,8 +202,15 @@ int np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
 		*goal = base.shared_pristine;
 		max_into(goal, &base.others);
 	}
-	goal->flow_entries_err = fe ? fe : cur->sys.flow_entries_err;
-	goal->busy_err = be ? be : cur->sys.busy_err;
+	goal->flow_entries_err = errs.flow_entries_err ? errs.flow_entries_err :
+			cur->sys.flow_entries_err;
+	goal->busy_err = errs.busy_err ? errs.busy_err : cur->sys.busy_err;
+	goal->core_mem_err = errs.core_mem_err ? errs.core_mem_err : cur->sys.core_mem_err;
+	goal->tcp_mem_err = errs.tcp_mem_err ? errs.tcp_mem_err : cur->sys.tcp_mem_err;
+	goal->backlog_err = errs.backlog_err ? errs.backlog_err : cur->sys.backlog_err;
+	/* only the max of a triple is netpolicy's: min and default as they are */
+	memcpy(goal->tcp_rmem, cur->sys.tcp_rmem, 2 * sizeof(uint32_t));
+	memcpy(goal->tcp_wmem, cur->sys.tcp_wmem, 2 * sizeof(uint32_t));
 	np_plan_base_clear(&base);
 	return 0;
 }

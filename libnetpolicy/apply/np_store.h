@@ -194,7 +194,11 @@ struct np_policy_record {
 };
 
 /* IFNAME.sysctl: only the machine-wide values (rps_sock_flow_entries,
- * busy_poll, busy_read) are kept; the *_err fields are 0. */
+ * busy_poll, busy_read, rmem_max, wmem_max, the max of tcp_rmem and
+ * tcp_wmem, netdev_max_backlog) are kept; the *_err fields are 0.  A record
+ * from before the ceilings lacks them: need 0, pristine NP_SYSCTL_UNKNOWN
+ * (the plan takes the live value). */
+#define NP_SYSCTL_UNKNOWN UINT32_MAX
 struct np_sysctl_record {
 	struct np_sysctl need;		/* 0: this device needs nothing of it */
 	struct np_sysctl pristine;	/* before any device needed it */

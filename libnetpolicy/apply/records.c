@@ -429,7 +429,13 @@ static const struct {
 	{ "net.core.rps_sock_flow_entries", offsetof(struct np_sysctl, rps_sock_flow_entries) },
 	{ "net.core.busy_poll", offsetof(struct np_sysctl, busy_poll) },
 	{ "net.core.busy_read", offsetof(struct np_sysctl, busy_read) },
+	{ "net.core.rmem_max", offsetof(struct np_sysctl, rmem_max) },
+	{ "net.core.wmem_max", offsetof(struct np_sysctl, wmem_max) },
+	{ "net.ipv4.tcp_rmem max", offsetof(struct np_sysctl, tcp_rmem[2]) },
+	{ "net.ipv4.tcp_wmem max", offsetof(struct np_sysctl, tcp_wmem[2]) },
+	{ "net.core.netdev_max_backlog", offsetof(struct np_sysctl, netdev_max_backlog) },
 };
+#define FIRST_OPT 3	/* the rest may be missing in a record */
 
 static uint32_t *sysctl_field(struct np_sysctl *s, size_t i)
 {
@@ -488,13 +494,19 @@ int np_sysctl_record_from_json(struct json_object *doc, const char *what,
 	memset(&rec, 0, sizeof(rec));
 	if (!json_object_object_get_ex(doc, "sysctls", &all) ||
 	    !json_object_is_type(all, json_type_object) ||
-	    json_object_object_length(all) != (int)NP_ARRAY_SIZE(shared_sysctls))
+	    json_object_object_length(all) < FIRST_OPT ||
+	    json_object_object_length(all) > (int)NP_ARRAY_SIZE(shared_sysctls))
 		r = np_err(err, -EINVAL, NP_PHASE_APPLY, NULL, "%s: sysctls: expected the %zu "
 			   "machine-wide sysctls", what, NP_ARRAY_SIZE(shared_sysctls));
 	for (size_t i = 0; r >= 0 && i < NP_ARRAY_SIZE(shared_sysctls); i++) {
 		struct json_object *one;
 		long long need, pristine;
 
+		/* older records lack the ceilings: no need, live pristine (base.c) */
+		if (i >= FIRST_OPT && !json_object_object_get_ex(all, shared_sysctls[i].name, NULL)) {
+			*sysctl_field(&rec.pristine, i) = NP_SYSCTL_UNKNOWN;
+			continue;
+		}
 		if (!json_object_object_get_ex(all, shared_sysctls[i].name, &one) ||
 		    !json_object_is_type(one, json_type_object) ||
 		    json_object_object_length(one) != 2) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "np_kernel.h"
@@ -277,6 +278,29 @@ int np_sysfs_read_dev(int rootfd, struct np_dev *dev, const struct np_topology *
 	return np_sysfs_read_queues(rootfd, dev, err);
 }
 
+/* A value netpolicy may raise: read-only for everyone (a child network
+ * namespace's view of net.core.rmem_max since 6.11, mode 0444, which root
+ * cannot write either) is EACCES, as a write would be. */
+static int read_writable(int rootfd, const char *path, uint32_t *ret)
+{
+	int r = np_read_u32_at(rootfd, path, ret);
+	struct stat st;
+
+	if (r == 0 && fstatat(rootfd, path, &st, 0) == 0 && !(st.st_mode & 0222))
+		r = -EACCES;
+	return r;
+}
+
+static int read_triple(int rootfd, const char *path, uint32_t v[3])
+{
+	char buf[96];
+	int r = np_read_file_at(rootfd, path, buf, sizeof(buf));
+
+	if (r < 0)
+		return r;
+	return np_parse_triple(buf, v);
+}
+
 int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret)
 {
 	struct np_sysctl s = { 0 };
@@ -287,6 +311,14 @@ int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret)
 	s.busy_err = np_read_u32_at(rootfd, "proc/sys/net/core/busy_poll", &s.busy_poll);
 	if (!s.busy_err)
 		s.busy_err = np_read_u32_at(rootfd, "proc/sys/net/core/busy_read", &s.busy_read);
+	s.core_mem_err = read_writable(rootfd, "proc/sys/net/core/rmem_max", &s.rmem_max);
+	if (!s.core_mem_err)
+		s.core_mem_err = read_writable(rootfd, "proc/sys/net/core/wmem_max", &s.wmem_max);
+	s.tcp_mem_err = read_triple(rootfd, "proc/sys/net/ipv4/tcp_rmem", s.tcp_rmem);
+	if (!s.tcp_mem_err)
+		s.tcp_mem_err = read_triple(rootfd, "proc/sys/net/ipv4/tcp_wmem", s.tcp_wmem);
+	s.backlog_err = np_read_u32_at(rootfd, "proc/sys/net/core/netdev_max_backlog",
+				       &s.netdev_max_backlog);
 	*ret = s;
 	return 0;
 }
@@ -305,9 +337,14 @@ static const struct {
 	[NP_ATTR_IRQ_AFFINITY] = { "irq-affinity", W_IRQ, "smp_affinity_list" },
 	[NP_ATTR_NAPI_DEFER_HARD_IRQS] = { "napi", W_DEV, "napi_defer_hard_irqs" },
 	[NP_ATTR_GRO_FLUSH_TIMEOUT] = { "napi", W_DEV, "gro_flush_timeout" },
-	[NP_ATTR_SOCK_FLOW_ENTRIES] = { "rfs", W_SYSCTL, "rps_sock_flow_entries" },
-	[NP_ATTR_BUSY_POLL] = { "busy-poll", W_SYSCTL, "busy_poll" },
-	[NP_ATTR_BUSY_READ] = { "busy-poll", W_SYSCTL, "busy_read" },
+	[NP_ATTR_SOCK_FLOW_ENTRIES] = { "rfs", W_SYSCTL, "core/rps_sock_flow_entries" },
+	[NP_ATTR_BUSY_POLL] = { "busy-poll", W_SYSCTL, "core/busy_poll" },
+	[NP_ATTR_BUSY_READ] = { "busy-poll", W_SYSCTL, "core/busy_read" },
+	[NP_ATTR_RMEM_MAX] = { "socket-buffers", W_SYSCTL, "core/rmem_max" },
+	[NP_ATTR_WMEM_MAX] = { "socket-buffers", W_SYSCTL, "core/wmem_max" },
+	[NP_ATTR_TCP_RMEM] = { "socket-buffers", W_SYSCTL, "ipv4/tcp_rmem" },
+	[NP_ATTR_TCP_WMEM] = { "socket-buffers", W_SYSCTL, "ipv4/tcp_wmem" },
+	[NP_ATTR_MAX_BACKLOG] = { "backlog", W_SYSCTL, "core/netdev_max_backlog" },
 	[NP_ATTR_PM_QOS] = { "pm-qos", W_CPU, "pm_qos_resume_latency_us" },
 };
 
@@ -342,7 +379,7 @@ int np_sysfs_write_attr(int rootfd, const struct np_dev *dev, enum np_attr attr,
 		snprintf(path, sizeof(path), "proc/irq/%u/%s", index, file);
 		break;
 	case W_SYSCTL:
-		snprintf(path, sizeof(path), "proc/sys/net/core/%s", file);
+		snprintf(path, sizeof(path), "proc/sys/net/%s", file);
 		break;
 	case W_CPU:
 		snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%u/power/%s", index, file);

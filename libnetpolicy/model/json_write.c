@@ -390,6 +390,22 @@ static struct json_object *dev_json(struct jw *w, const struct np_dev *d)
 	return o;
 }
 
+static void put_triple(struct jw *w, struct json_object *o, const char *key, int e,
+		       const uint32_t v[3])
+{
+	struct json_object *a;
+
+	if (e) {
+		put_file_err(w, o, key, e);
+		return;
+	}
+	a = chk(w, json_object_new_array());
+	for (int i = 0; a && i < 3; i++)
+		if (json_object_array_add(a, chk(w, json_object_new_int64(v[i]))) < 0)
+			w->oom = true;
+	put(w, o, key, a);
+}
+
 static struct json_object *sysctl_json(struct jw *w, const struct np_sysctl *s)
 {
 	struct json_object *o = chk(w, json_object_new_object());
@@ -397,6 +413,11 @@ static struct json_object *sysctl_json(struct jw *w, const struct np_sysctl *s)
 	put_int_file(w, o, "rps_sock_flow_entries", s->flow_entries_err, s->rps_sock_flow_entries);
 	put_int_file(w, o, "busy_poll", s->busy_err, s->busy_poll);
 	put_int_file(w, o, "busy_read", s->busy_err, s->busy_read);
+	put_int_file(w, o, "rmem_max", s->core_mem_err, s->rmem_max);
+	put_int_file(w, o, "wmem_max", s->core_mem_err, s->wmem_max);
+	put_triple(w, o, "tcp_rmem", s->tcp_mem_err, s->tcp_rmem);
+	put_triple(w, o, "tcp_wmem", s->tcp_mem_err, s->tcp_wmem);
+	put_int_file(w, o, "netdev_max_backlog", s->backlog_err, s->netdev_max_backlog);
 	return o;
 }
 

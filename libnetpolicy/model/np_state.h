@@ -254,6 +254,18 @@ struct np_sysctl {
 	uint32_t rps_sock_flow_entries;
 	int busy_err;
 	uint32_t busy_poll, busy_read;
+	/* Socket buffer ceilings: net.core.rmem_max/wmem_max (one value for
+	 * the machine; read-only in a child namespace since 6.11: EACCES)
+	 * and the triples net.ipv4.tcp_rmem/tcp_wmem (min, default, max; per
+	 * network namespace).  Only the max of a triple is ever planned. */
+	int core_mem_err;
+	uint32_t rmem_max, wmem_max;
+	int tcp_mem_err;
+	uint32_t tcp_rmem[3], tcp_wmem[3];
+	/* net.core.netdev_max_backlog: packets per CPU backlog (initial
+	 * namespace only) */
+	int backlog_err;
+	uint32_t netdev_max_backlog;
 };
 
 /* --- steering: ntuple rules and extra RSS contexts (the mixed policy) ------ */

@@ -8,6 +8,73 @@
 
 #include "json_util.h"
 
+/* Optional in a model (older models lack them): absent is -ENOENT, as in
+ * a namespace or kernel without the file. */
+static int opt_u32(struct json_object *o, const char *path, const char *key, uint32_t *v,
+		   int *e, struct np_error *err)
+{
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s_error", key);
+	if (!json_object_object_get_ex(o, key, NULL) && !json_object_object_get_ex(o, k, NULL)) {
+		*e = -ENOENT;
+		return 0;
+	}
+	return np_j_get_u32_file(o, path, key, v, e, err);
+}
+
+/* tcp_rmem, tcp_wmem: [MIN, DEFAULT, MAX], each an int */
+static int opt_triple(struct json_object *o, const char *path, const char *key, uint32_t v[3],
+		      int *e, struct np_error *err)
+{
+	struct json_object *a;
+	char k[64];
+	int64_t x;
+	int r;
+
+	snprintf(k, sizeof(k), "%s_error", key);
+	if (!json_object_object_get_ex(o, key, &a) && !json_object_object_get_ex(o, k, NULL)) {
+		*e = -ENOENT;
+		return 0;
+	}
+	if (!a) {
+		uint32_t ignored;
+
+		return np_j_get_u32_file(o, path, key, &ignored, e, err);
+	}
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != 3)
+		return np_j_bad(err, path, key, "expected [MIN, DEFAULT, MAX]");
+	for (size_t i = 0; i < 3; i++) {
+		r = np_j_int_value(json_object_array_get_idx(a, i), path, key, 0, INT32_MAX, &x,
+				   err);
+		if (r < 0)
+			return r;
+		v[i] = (uint32_t)x;
+	}
+	*e = 0;
+	return 0;
+}
+
+static int sysctl_ceilings(struct json_object *obj, const char *path, struct np_sysctl *s,
+			   struct np_error *err)
+{
+	int r, e2 = 0;
+
+	if ((r = opt_u32(obj, path, "rmem_max", &s->rmem_max, &s->core_mem_err, err)) < 0 ||
+	    (r = opt_u32(obj, path, "wmem_max", &s->wmem_max, &e2, err)) < 0)
+		return r;
+	if (!s->core_mem_err)
+		s->core_mem_err = e2;
+	e2 = 0;
+	if ((r = opt_triple(obj, path, "tcp_rmem", s->tcp_rmem, &s->tcp_mem_err, err)) < 0 ||
+	    (r = opt_triple(obj, path, "tcp_wmem", s->tcp_wmem, &e2, err)) < 0)
+		return r;
+	if (!s->tcp_mem_err)
+		s->tcp_mem_err = e2;
+	return opt_u32(obj, path, "netdev_max_backlog", &s->netdev_max_backlog,
+		       &s->backlog_err, err);
+}
+
 int np_sysctl_from_json(struct json_object *obj, const char *path, struct np_sysctl *ret,
 			struct np_error *err)
 {
@@ -27,6 +94,9 @@ int np_sysctl_from_json(struct json_object *obj, const char *path, struct np_sys
 	/* np_sysctl has one error for both busy-polling files */
 	if (!s.busy_err)
 		s.busy_err = e2;
+	r = sysctl_ceilings(obj, path, &s, err);
+	if (r < 0)
+		return r;
 	*ret = s;
 	return 0;
 }

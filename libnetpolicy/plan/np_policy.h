@@ -20,6 +20,18 @@ enum np_ring_rule {
 	NP_RING_COUNT,		/* the policy's number (rings_n), within the maximum */
 };
 
+/* socket-buffers, backlog: a machine-wide ceiling left alone, sized from
+ * the link (plan_machine.c), or the policy's number. */
+enum np_ceiling_rule {
+	NP_CEIL_OFF,
+	NP_CEIL_AUTO,
+	NP_CEIL_COUNT,
+};
+
+/* The round-trip time socket buffers are sized for when a policy names
+ * none: a data centre's (netpolicy-policies(7)). */
+#define NP_DEFAULT_RTT_US 250
+
 /* rings.rx and rings.tx: the rings rule (0), or one of their own (rule + 1). */
 #define NP_RING_SIDE_AS_RINGS 0
 
@@ -84,6 +96,11 @@ struct np_policy {
 	uint32_t busy_poll, busy_read;		/* us; 0: leave as they are */
 	int pm_qos;				/* enum np_pm_rule (mixed: the latency class) */
 	uint32_t pm_qos_us;			/* NP_PMQ_US */
+	/* throughput: socket buffer ceilings for one flow at link speed over
+	 * rtt_us, and the per-CPU backlog where RPS is planned */
+	enum np_ceiling_rule sockbuf, backlog;
+	uint32_t sockbuf_n, backlog_n;		/* NP_CEIL_COUNT: bytes, packets */
+	uint32_t rtt_us;			/* 0: NP_DEFAULT_RTT_US */
 	/* The mixed policy: classes of flows on one NIC (np_plan_mixed) on
 	 * top of the rest; a custom policy based on it is mixed too. */
 	bool mixed;
@@ -95,7 +112,7 @@ struct np_policy {
 	const char *default_class, *weights;
 	/* Why, per knob, for `netpolicy policies` and the man page. */
 	const char *why_channels, *why_irq, *why_coalesce, *why_rings, *why_rss, *why_steering,
-		*why_napi;
+		*why_napi, *why_buffers;
 	/* Custom policies only (policy_file.c): the file, the built-in it
 	 * starts from, and per np_policy_keys[] entry (then per coalescing
 	 * field) the line that set the value, 0 where the base's is kept. */

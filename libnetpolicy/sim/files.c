@@ -35,6 +35,11 @@ static const struct {
 	[NP_ATTR_SOCK_FLOW_ENTRIES] = { "sysctl", "/proc/sys/net/core/rps_sock_flow_entries" },
 	[NP_ATTR_BUSY_POLL] = { "sysctl", "/proc/sys/net/core/busy_poll" },
 	[NP_ATTR_BUSY_READ] = { "sysctl", "/proc/sys/net/core/busy_read" },
+	[NP_ATTR_RMEM_MAX] = { "sysctl", "/proc/sys/net/core/rmem_max" },
+	[NP_ATTR_WMEM_MAX] = { "sysctl", "/proc/sys/net/core/wmem_max" },
+	[NP_ATTR_TCP_RMEM] = { "sysctl", "/proc/sys/net/ipv4/tcp_rmem" },
+	[NP_ATTR_TCP_WMEM] = { "sysctl", "/proc/sys/net/ipv4/tcp_wmem" },
+	[NP_ATTR_MAX_BACKLOG] = { "sysctl", "/proc/sys/net/core/netdev_max_backlog" },
 	[NP_ATTR_NAPI_THREAD_AFFINITY] = { "napi-threads", "sched_setaffinity(%u)" },
 	[NP_ATTR_PM_QOS] = { "pm-qos", "/sys/devices/system/cpu/cpu%u/power/pm_qos_resume_latency_us" },
 };
@@ -264,9 +269,66 @@ static int write_pm(struct np_sim *s, struct np_sim_call *c, unsigned cpu, const
 	return 0;
 }
 
+/*
+ * tcp_rmem, tcp_wmem: three ints (proc_dointvec_minmax, each at least 1; on
+ * 6.18 a tcp_rmem value below 4096 is refused as well, measured); the kernel
+ * does not order them.  Fewer than three is refused here although the kernel
+ * keeps the rest: netpolicy always writes three.
+ */
+static int write_triple(struct np_sim *s, struct np_sim_call *c, enum np_attr attr,
+			const char *value, struct np_error *err)
+{
+	uint32_t *dst = attr == NP_ATTR_TCP_RMEM ? s->m.sys.tcp_rmem : s->m.sys.tcp_wmem;
+	uint32_t v[3], min = attr == NP_ATTR_TCP_RMEM ? 4096 : 1;
+	int r;
+
+	if (s->m.sys.tcp_mem_err)
+		return attr_fail(err, attr, 0, s->m.sys.tcp_mem_err);
+	r = np_parse_triple(value, v);
+	for (int i = 0; r == 0 && i < 3; i++)
+		if (v[i] < min)
+			r = -EINVAL;
+	if (r < 0)
+		return attr_fail(err, attr, 0, -EINVAL);
+	if (np_sim_fault_is(c, NP_SIM_MODE_ROUND))
+		v[2] &= ~3u;
+	if (np_sim_fault_is(c, NP_SIM_MODE_IGNORE))
+		return 0;
+	if (memcmp(dst, v, sizeof(v))) {
+		memcpy(dst, v, sizeof(v));
+		s->dirty = true;
+	}
+	return 0;
+}
+
+/* rmem_max, wmem_max: proc_dointvec_minmax from the smallest buffer a
+ * socket may have (SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF: 2304 and 4608 bytes
+ * on 64-bit builds) to INT_MAX; netdev_max_backlog: proc_dointvec. */
+static int number_limits(struct np_sysctl *sys, enum np_attr attr, int *ferr,
+			 unsigned long long *min, unsigned long long *max, uint32_t **dst)
+{
+	*max = INT32_MAX;
+	*min = 0;
+	switch (attr) {
+	case NP_ATTR_RMEM_MAX:
+	case NP_ATTR_WMEM_MAX:
+		*ferr = sys->core_mem_err;
+		*min = attr == NP_ATTR_RMEM_MAX ? 2304 : 4608;
+		*dst = attr == NP_ATTR_RMEM_MAX ? &sys->rmem_max : &sys->wmem_max;
+		return 1;
+	case NP_ATTR_MAX_BACKLOG:
+		*ferr = sys->backlog_err;
+		*dst = &sys->netdev_max_backlog;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int write_number(struct np_sim *s, struct np_sim_call *c, enum np_attr attr,
 			const char *value, struct np_error *err)
 {
+	unsigned long long min = 0;
 	struct np_sysctl *sys = &s->m.sys;
 	unsigned long long x, max = UINT32_MAX;
 	uint32_t *dst32 = NULL;
@@ -284,7 +346,12 @@ static int write_number(struct np_sim *s, struct np_sim_call *c, enum np_attr at
 		max = INT32_MAX;
 		dst32 = &sys->rps_sock_flow_entries;
 		break;
+	case NP_ATTR_TCP_RMEM:
+	case NP_ATTR_TCP_WMEM:
+		return write_triple(s, c, attr, value, err);
 	default:
+		if (number_limits(sys, attr, &ferr, &min, &max, &dst32))
+			break;
 		ferr = sys->busy_err;
 		max = INT32_MAX;
 		dst32 = attr == NP_ATTR_BUSY_POLL ? &sys->busy_poll : &sys->busy_read;
@@ -293,7 +360,7 @@ static int write_number(struct np_sim *s, struct np_sim_call *c, enum np_attr at
 	if (ferr)
 		return attr_fail(err, attr, 0, ferr);
 	r = parse_ull(value, &x);
-	if (r == 0 && x > max)
+	if (r == 0 && (x > max || x < min))
 		r = attr == NP_ATTR_NAPI_DEFER_HARD_IRQS ? -ERANGE : -EINVAL;
 	if (r == 0 && attr == NP_ATTR_SOCK_FLOW_ENTRIES) {
 		/* rps_sock_flow_sysctl(): a power of two, at most 2^29 */
@@ -332,7 +399,10 @@ int np_sim_write_attr(struct np_backend *be, const struct np_dev *dev, enum np_a
 	c.knob = attrs[attr].knob;
 	/* /proc/irq and net.core exist whether or not the device does */
 	global = attr == NP_ATTR_IRQ_AFFINITY || attr == NP_ATTR_SOCK_FLOW_ENTRIES ||
-		 attr == NP_ATTR_BUSY_POLL || attr == NP_ATTR_BUSY_READ || attr == NP_ATTR_PM_QOS;
+		 attr == NP_ATTR_BUSY_POLL || attr == NP_ATTR_BUSY_READ ||
+		 attr == NP_ATTR_RMEM_MAX || attr == NP_ATTR_WMEM_MAX ||
+		 attr == NP_ATTR_TCP_RMEM || attr == NP_ATTR_TCP_WMEM ||
+		 attr == NP_ATTR_MAX_BACKLOG || attr == NP_ATTR_PM_QOS;
 	r = np_sim_begin(s, &c, dev->ifname, !global, err);
 	if (r < 0)
 		return np_sim_finish(s, r, err);

@@ -152,6 +152,30 @@ int np_read_u32_at(int dirfd, const char *path, uint32_t *ret)
 	return 0;
 }
 
+int np_parse_triple(const char *buf, uint32_t v[3])
+{
+	const char *p = buf;
+
+	for (int i = 0; i < 3; i++) {
+		unsigned long long x;
+		char *end;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		x = strtoull(p, &end, 10);
+		if (errno || x > INT32_MAX)
+			return -ERANGE;
+		v[i] = (uint32_t)x;
+		p = end;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	return *p ? -EINVAL : 0;
+}
+
 int np_write_file_at(int dirfd, const char *path, const char *value)
 {
 	size_t len = strlen(value);

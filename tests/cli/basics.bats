@@ -113,7 +113,7 @@ teardown() { np_cleanup_tmp; }
 	run "$NETPOLICY" --json policies
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.policies[].name' <<<"$output" | tr '\n' ' ')" = "cpu latency busy-poll throughput mixed " ]
-	[ "$(jq '.policies[0].sets | keys | length' <<<"$output")" -eq 7 ]
+	[ "$(jq '.policies[0].sets | keys | length' <<<"$output")" -eq 8 ]
 }
 
 @test "reset of a device netpolicy never changed writes nothing" {

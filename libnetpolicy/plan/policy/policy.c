@@ -84,6 +84,7 @@ static const struct np_policy policies[] = {
 		.why_rss = "the indirection table spread evenly over the planned queues, so no entry points at a queue that goes away",
 		.why_steering = "XPS maps every CPU to the queue on its own core or node; RPS and RFS off (each steered packet costs an IPI)",
 		.why_napi = "napi_defer_hard_irqs 2 and gro_flush_timeout 200 us: NAPI keeps polling briefly instead of re-arming the IRQ",
+		.why_buffers = "socket buffer ceilings and the backlog stay as they are (socket-buffers, backlog off)",
 	},
 	{
 		.name = "latency",
@@ -91,6 +92,7 @@ static const struct np_policy policies[] = {
 		LATENCY_BASE,
 		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768, rps_flow_cnt shared over the queues) so a flow is processed where its socket is read, accelerated RFS where the driver has it; no RPS (an extra IPI hop)",
 		.why_napi = "no NAPI deferral (napi_defer_hard_irqs 0, gro_flush_timeout 0); the global busy_poll/busy_read sysctls stay as they are: they make every poll/epoll application on the machine spin (see busy-poll)",
+		.why_buffers = "socket buffer ceilings and the backlog stay as they are (socket-buffers, backlog off)",
 	},
 	{
 		.name = "busy-poll",
@@ -100,6 +102,7 @@ static const struct np_policy policies[] = {
 		.busy_read = 50,
 		.why_steering = "as latency",
 		.why_napi = "as latency, and net.core.busy_poll/busy_read 50 us (the kernel's sysctl documentation suggests 50 for a few sockets): sockets poll the queue instead of waiting for its IRQ; never on a 1-CPU machine",
+		.why_buffers = "socket buffer ceilings and the backlog stay as they are (socket-buffers, backlog off)",
 	},
 	{
 		.name = "throughput",
@@ -114,6 +117,8 @@ static const struct np_policy policies[] = {
 		.rps = NP_RPS_FEW_QUEUES,
 		.rfs_entries = 32768,
 		.napi = false,
+		.sockbuf = NP_CEIL_AUTO,
+		.backlog = NP_CEIL_AUTO,
 		.why_channels = "one queue per physical core on the NIC's NUMA node (scaling.rst: hyperthreads bring no benefit for interrupt handling; remote nodes cost interconnect traffic)",
 		.why_irq = "one IRQ per core, local node first, then remote, SMT siblings last",
 		.why_coalesce = "adaptive moderation where the driver has it, otherwise rx/tx-usecs 50 and rx/tx-frames 64",
@@ -121,6 +126,7 @@ static const struct np_policy policies[] = {
 		.why_rss = "the indirection table spread evenly over all queues",
 		.why_steering = "XPS per core; RFS on (rps_sock_flow_entries at least 32768), accelerated RFS where the driver has it; RPS only when the NIC cannot have a queue per local core, each queue's mask its core's siblings, then its package, then its node",
 		.why_napi = "the device's own (pristine) values",
+		.why_buffers = "net.core.rmem_max/wmem_max and the max of net.ipv4.tcp_rmem/tcp_wmem raised to twice the bandwidth-delay product of one flow at link speed over rtt-us (250 us, a data centre round trip; twice: TCP advertises about half its buffer space as window, ip-sysctl.rst tcp_adv_win_scale), never lowered; net.core.netdev_max_backlog raised, where RPS is planned, to the full-size frames one queue's share of the link brings in 2 ms (netdev_budget_usecs, the longest softirq round); netdev_budget left alone",
 	},
 	{
 		.name = "mixed",
@@ -146,6 +152,7 @@ static const struct np_policy policies[] = {
 		.why_rss = "the main indirection table over the default class's queues only; an RSS context per other class over its queues where the driver has contexts",
 		.why_steering = "ntuple rules steer each class's flows to its RSS context (or, without contexts, to one of its queues); XPS per class, and xps_rxqs for the latency class so a socket sends on the queue pair it receives on; RPS and RFS off (RFS would move flows off their class's CPUs, accelerated RFS adds filters of its own)",
 		.why_napi = "per class where the kernel has per-NAPI config (napi-set, 6.13): the latency class the latency policy's (no deferral), the cpu class the cpu policy's, the throughput class the device's own values; else one device-wide value, the default class's; threaded NAPI kthreads on their class's CPUs",
+		.why_buffers = "socket buffer ceilings and the backlog stay as they are (socket-buffers, backlog off)",
 	},
 };
 
@@ -200,6 +207,7 @@ int np_policies_to_json(struct json_object **ret)
 		json_object_object_add(why, "rss", json_object_new_string(p->why_rss));
 		json_object_object_add(why, "steering", json_object_new_string(p->why_steering));
 		json_object_object_add(why, "napi", json_object_new_string(p->why_napi));
+		json_object_object_add(why, "buffers", json_object_new_string(p->why_buffers));
 		json_object_object_add(o, "sets", why);
 		json_object_object_add(o, "core", json_object_new_string(p->core));
 		json_object_array_add(arr, o);

@@ -161,7 +161,7 @@ static struct json_object *reasons_json(const struct np_policy *p, struct json_o
 		{ "channels", p->why_channels }, { "irq-affinity", p->why_irq },
 		{ "coalesce", p->why_coalesce }, { "rings", p->why_rings },
 		{ "rss", p->why_rss }, { "steering", p->why_steering },
-		{ "napi", p->why_napi },
+		{ "napi", p->why_napi }, { "buffers", p->why_buffers },
 	};
 	struct json_object *why = json_object_new_object();
 

@@ -69,6 +69,11 @@ static const char *const rps_names[] = {
 	[NP_RPS_FEW_QUEUES] = "few-queues",
 };
 
+static const char *const ceil_names[] = {
+	[NP_CEIL_OFF] = "off",
+	[NP_CEIL_AUTO] = "auto",
+};
+
 #define OFF(f) offsetof(struct np_policy, f)
 #define NAMES(a) a, NP_ARRAY_SIZE(a)
 
@@ -91,6 +96,11 @@ const struct np_policy_key np_policy_keys[] = {
 	{ "busy-read", NP_KEY_U32, OFF(busy_read), NULL, 0, "napi", 0, 0 },
 	{ "pm-qos", NP_KEY_RULE, OFF(pm_qos), NAMES(pm_qos_names), "napi", OFF(pm_qos_us),
 	  NP_PMQ_US },
+	{ "socket-buffers", NP_KEY_RULE, OFF(sockbuf), NAMES(ceil_names), "buffers", OFF(sockbuf_n),
+	  NP_CEIL_COUNT },
+	{ "rtt-us", NP_KEY_U32, OFF(rtt_us), NULL, 0, "buffers", 0, 0 },
+	{ "backlog", NP_KEY_RULE, OFF(backlog), NAMES(ceil_names), "buffers", OFF(backlog_n),
+	  NP_CEIL_COUNT },
 };
 const size_t np_policy_n_keys = NP_ARRAY_SIZE(np_policy_keys);
 
