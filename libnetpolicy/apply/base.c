@@ -30,10 +30,29 @@ static uint32_t *at(struct np_sysctl *s, size_t i)
 	return (uint32_t *)((char *)s + shared_off[i]);
 }
 
-static void max_into(struct np_sysctl *dst, const struct np_sysctl *src)
+/* tcp_rmem's and tcp_wmem's max are each network namespace's own
+ * (doc/kernel.md); the rest is the machine's. */
+static bool per_netns(size_t i)
+{
+	return shared_off[i] == SYS(tcp_rmem[2]) || shared_off[i] == SYS(tcp_wmem[2]);
+}
+
+/* Another device's needs: of its namespace's values only where it is of
+ * ours (a device in another namespace needs nothing of this one's). */
+static void max_into(struct np_sysctl *dst, const struct np_sysctl *src, bool same_netns)
 {
 	for (size_t i = 0; i < NP_ARRAY_SIZE(shared_off); i++)
-		if (*at((struct np_sysctl *)src, i) > *at(dst, i))
+		if ((same_netns || !per_netns(i)) && *at((struct np_sysctl *)src, i) > *at(dst, i))
+			*at(dst, i) = *at((struct np_sysctl *)src, i);
+}
+
+/* The values before any device raised them, each from the first record
+ * that knows it (the device's own first); a namespace's own value only from
+ * a record of that namespace: another namespace's may differ. */
+static void pristine_into(struct np_sysctl *dst, const struct np_sysctl *src, bool same_netns)
+{
+	for (size_t i = 0; i < NP_ARRAY_SIZE(shared_off); i++)
+		if (*at(dst, i) == NP_SYSCTL_UNKNOWN && (same_netns || !per_netns(i)))
 			*at(dst, i) = *at((struct np_sysctl *)src, i);
 }
 
@@ -68,18 +87,16 @@ struct base_load {
 
 /* Another device's record: its needs combined into the others', its
  * pristine values used when this device has no record of its own. */
-static int other_record(const char *ifname, const struct np_sysctl_record *rec, void *ud)
+static int other_record(const char *ifname, const struct np_sysctl_record *rec, bool same_netns,
+			void *ud)
 {
 	struct base_load *b = ud;
 	struct np_plan_base *base = b->base;
 
 	(void)ifname;
-	max_into(&base->others, &rec->need);
+	max_into(&base->others, &rec->need, same_netns);
 	pm_into(&base->pm, &rec->pm);
-	if (!base->shared) {
-		base->shared_pristine = rec->pristine;
-		fill_unknown(&base->shared_pristine, &b->cur->sys);
-	}
+	pristine_into(&base->shared_pristine, &rec->pristine, same_netns);
 	base->shared = true;
 	return 0;
 }
@@ -117,14 +134,15 @@ static int load_base(struct np_store *s, void *ud, struct np_error *err)
 	 * raised anything. */
 	if (err->code != -ENOMEM && np_store_sysctl_load(s, &own, err) >= 0) {
 		b->base->shared = true;
-		b->base->shared_pristine = own.pristine;
+		pristine_into(&b->base->shared_pristine, &own.pristine, true);
 		/* its pristine values, not its needs: those are planned anew */
 		b->base->pm.known = own.pm.known;
 		memcpy(b->base->pm.pristine, own.pm.pristine, sizeof(own.pm.pristine));
-		fill_unknown(&b->base->shared_pristine, &b->cur->sys);
 	}
 	if (err->code != -ENOMEM && np_store_sysctl_others(s, other_record, b) == -ENOMEM)
 		err->code = -ENOMEM;
+	/* what no record knows: the live value, nobody having raised it */
+	fill_unknown(&b->base->shared_pristine, &b->cur->sys);
 	return 0;
 }
 
@@ -134,6 +152,8 @@ int np_plan_base_load(struct np_ctx *ctx, const struct np_state *cur, struct np_
 	struct np_error ignored;
 
 	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < NP_ARRAY_SIZE(shared_off); i++)
+		*at(&ret->shared_pristine, i) = NP_SYSCTL_UNKNOWN;
 	memset(&ignored, 0, sizeof(ignored));
 	/* Planning must not create the directory: a dry run is read-only. */
 	(void)np_store_peek(ctx, cur->dev.ifname, load_base, &b, &ignored);
@@ -199,8 +219,9 @@ int np_plan_base_reset_sys(struct np_ctx *ctx, const struct np_state *cur,
 	/* Without a record netpolicy raised nothing: leave them as they are. */
 	*goal = cur->sys;
 	if (base.shared) {
+		/* base.others holds this namespace's needs already */
 		*goal = base.shared_pristine;
-		max_into(goal, &base.others);
+		max_into(goal, &base.others, true);
 	}
 	goal->flow_entries_err = errs.flow_entries_err ? errs.flow_entries_err :
 			cur->sys.flow_entries_err;

@@ -247,10 +247,12 @@ int np_store_sysctl_save(struct np_store *s, const struct np_sysctl_record *rec,
 /* Every other device's sysctl record in the directory (s's own left out),
  * read without their locks (each file is replaced atomically); damaged ones
  * are skipped, one that could not be read for want of memory is -ENOMEM.
- * fn returning < 0 stops the walk. */
+ * same_netns: the record's device is of s's network namespace (its key's
+ * "@netns-" part is s's).  fn returning < 0 stops the walk
+ * (apply/records_others.c). */
 int np_store_sysctl_others(struct np_store *s,
 			   int (*fn)(const char *ifname, const struct np_sysctl_record *rec,
-				     void *ud),
+				     bool same_netns, void *ud),
 			   void *ud);
 
 /* The documents (the journal embeds them as what to write at commit). */

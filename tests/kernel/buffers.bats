@@ -43,6 +43,7 @@ setup() {
 }
 
 teardown() {
+	[ -z "${NS2:-}" ] || ip netns del "$NS2" 2>/dev/null || true
 	restore_init
 	np_veth_teardown
 }
@@ -113,5 +114,36 @@ nsread() { ip netns exec "$NS" cat "/proc/sys/net/$1" | tr -s ' \t' ' '; }
 	npns --policy-dir "$NP_TMP/pol" v0 reset >/dev/null
 	[ "$(nsread ipv4/tcp_rmem)" = "4096 131072 262144" ]
 	[ "$(nsread ipv4/tcp_wmem)" = "4096 16384 262144" ]
+	init_unchanged
+}
+
+@test "two namespaces, one state directory: each namespace's tcp ceilings its own, reset exact in each" {
+	[ "$(ip netns exec "$NS" cat /sys/class/net/v0/speed)" = 10000 ] || skip "veth speed not 10000"
+	NS2=np-test2-$$-$RANDOM
+	ip netns add "$NS2"
+	ip -n "$NS2" link add v0 type veth peer name v1
+	ip -n "$NS2" link set v0 up
+	ip -n "$NS2" link set v1 up
+	# another pristine value there, and a policy that needs more
+	ip netns exec "$NS2" sh -c 'echo "4096 131072 196608" >/proc/sys/net/ipv4/tcp_rmem &&
+		echo "4096 16384 196608" >/proc/sys/net/ipv4/tcp_wmem'
+	mkdir -p "$NP_TMP/pol"
+	printf 'base = throughput\nsocket-buffers = 2097152\n' >"$NP_TMP/pol/big.conf"
+	np2() { ip netns exec "$NS2" "$NETPOLICY" --state-dir "$STATE_DIR" --policy-dir "$NP_TMP/pol" "$@"; }
+	np2 v0 set big >/dev/null
+	run npns v0 set throughput
+	[ "$status" -eq 0 ]
+	# this namespace: its own need (626688), not the other namespace's
+	[ "$(nsread ipv4/tcp_rmem)" = "4096 131072 626688" ]
+	# each reset returns its namespace to its own earlier value
+	run npns v0 reset
+	[ "$status" -eq 0 ]
+	[ "$(nsread ipv4/tcp_rmem)" = "4096 131072 262144" ]
+	[ "$(nsread ipv4/tcp_wmem)" = "4096 16384 262144" ]
+	[ "$(ip netns exec "$NS2" cat /proc/sys/net/ipv4/tcp_rmem | tr -s ' \t' ' ')" = "4096 131072 2097152" ]
+	np2 v0 reset >/dev/null
+	[ "$(ip netns exec "$NS2" cat /proc/sys/net/ipv4/tcp_rmem | tr -s ' \t' ' ')" = "4096 131072 196608" ]
+	[ "$(ip netns exec "$NS2" cat /proc/sys/net/ipv4/tcp_wmem | tr -s ' \t' ' ')" = "4096 16384 196608" ]
+	ip netns del "$NS2"
 	init_unchanged
 }
