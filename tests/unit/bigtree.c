@@ -195,6 +195,11 @@ int bigtree_write(const char *dir, const struct bigtree *t)
 	r |= put("4096", "proc/sys/net/core/rps_sock_flow_entries");
 	r |= put("0", "proc/sys/net/core/busy_poll");
 	r |= put("0", "proc/sys/net/core/busy_read");
+	r |= put("212992", "proc/sys/net/core/rmem_max");
+	r |= put("212992", "proc/sys/net/core/wmem_max");
+	r |= put("4096\t131072\t6291456", "proc/sys/net/ipv4/tcp_rmem");
+	r |= put("4096\t16384\t4194304", "proc/sys/net/ipv4/tcp_wmem");
+	r |= put("1000", "proc/sys/net/core/netdev_max_backlog");
 	r |= interrupts(t);
 	return r ? -EIO : 0;
 }

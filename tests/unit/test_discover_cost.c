@@ -81,10 +81,12 @@ static int measure(unsigned cpus, bool actions, struct cost *ret)
  * effective_affinity_list, actions).  A file read twice per queue, or one
  * the model does not hold, fails here.  The rest is the device's fixed
  * cost: its own files, queues/ listed and used through one fd, the misc
- * vector.
+ * vector, and the 8 machine-wide sysctls a plan needs (RFS, busy polling,
+ * and since the throughput ceilings rmem_max, wmem_max, tcp_rmem, tcp_wmem
+ * and netdev_max_backlog: 13 before them).
  */
 #define FILES_PER_QUEUE (4 + 3)
-#define FIXED_OPENS 13
+#define FIXED_OPENS 18
 
 static void per_queue(void)
 {
