@@ -548,16 +548,37 @@ static unsigned long long foreign_cookie(struct np_store *s)
 	return 0;
 }
 
+_Static_assert(sizeof(((struct np_ctx *)0)->records_ours) >= NP_STORE_STEM_MAX,
+	       "np_ctx.records_ours holds a key");
+
+/*
+ * Records of another namespace under the key cannot appear while this one
+ * is checked: the key names a namespace that lives (the calling thread is
+ * in it), and a namespace's inode is given to another only once it is
+ * gone.  So once the key's records were found to be this namespace's,
+ * they are not read again for it in this context: a command opens the
+ * store many times, and each check read and parsed every record.  The
+ * cookie is part of the verdict: a thread that moved to a namespace given
+ * the same inode has another one.
+ */
+static bool checked_ours(const struct np_store *s)
+{
+	return s->ctx->records_ours_cookie == s->cookie && !strcmp(s->ctx->records_ours, s->stem);
+}
+
 void np_store_stale_check(struct np_store *s)
 {
 	unsigned long long stale;
 	unsigned moved = 0;
 
-	if (!s->cookie || s->dirfd < 0)
+	if (!s->cookie || s->dirfd < 0 || checked_ours(s))
 		return;
 	stale = foreign_cookie(s);
-	if (!stale)
+	if (!stale) {
+		snprintf(s->ctx->records_ours, sizeof(s->ctx->records_ours), "%s", s->stem);
+		s->ctx->records_ours_cookie = s->cookie;
 		return;
+	}
 	if (s->lockfd < 0) {
 		/* once per context: a command peeks at the records many times */
 		if (s->ctx->stale_said != stale)
