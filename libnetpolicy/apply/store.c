@@ -551,16 +551,11 @@ static unsigned long long foreign_cookie(struct np_store *s)
 _Static_assert(sizeof(((struct np_ctx *)0)->records_ours) >= NP_STORE_STEM_MAX,
 	       "np_ctx.records_ours holds a key");
 
-/*
- * Records of another namespace under the key cannot appear while this one
- * is checked: the key names a namespace that lives (the calling thread is
- * in it), and a namespace's inode is given to another only once it is
- * gone.  So once the key's records were found to be this namespace's,
- * they are not read again for it in this context: a command opens the
- * store many times, and each check read and parsed every record.  The
- * cookie is part of the verdict: a thread that moved to a namespace given
- * the same inode has another one.
- */
+/* Another namespace's records cannot appear under a key while the
+ * namespace it names lives (the calling thread is in it): once found to
+ * be this one's, the key's records are not read again for that in this
+ * context (a command opens the store many times).  The cookie is part of
+ * the verdict: a namespace later given the same inode has another. */
 static bool checked_ours(const struct np_store *s)
 {
 	return s->ctx->records_ours_cookie == s->cookie && !strcmp(s->ctx->records_ours, s->stem);
