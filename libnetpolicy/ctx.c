@@ -100,6 +100,7 @@ int np_ctx_set_state_dir(struct np_ctx *ctx, const char *dir, struct np_error *e
 	if (n < 0 || (size_t)n >= sizeof(ctx->state_dir))
 		return np_err(err, -ENAMETOOLONG, NP_PHASE_INPUT, NULL, "state directory path too long");
 	ctx->state_dir_set = true;
+	ctx->records_ours[0] = '\0';
 	return 0;
 }
 

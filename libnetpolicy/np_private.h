@@ -220,6 +220,11 @@ struct np_ctx {
 	char policy_dir[PATH_MAX];	/* custom policies; "" for NP_POLICY_DIR */
 	struct np_custom_policy *policies;	/* loaded from it, cached */
 	unsigned long long stale_said;	/* the deleted namespace's records last reported */
+	/* The key whose records were found to be this namespace's (store.c,
+	 * np_store_stale_check) and the cookie they were checked against;
+	 * "" none yet.  Cleared when the state directory changes. */
+	char records_ours[64];
+	unsigned long long records_ours_cookie;
 };
 
 int np_ctx_backend(struct np_ctx *ctx, struct np_backend **ret, struct np_error *err);

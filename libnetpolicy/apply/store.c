@@ -512,8 +512,7 @@ int np_store_write_json(struct np_store *s, enum np_file f, struct json_object *
  */
 unsigned long long np_store_recorded(struct np_store *s, enum np_file f, const char *key)
 {
-	struct json_object *doc = NULL, *v;
-	unsigned long long x = 0;
+	unsigned long long x;
 	struct np_error ignored;
 	char *text, *nl;
 
@@ -523,12 +522,9 @@ unsigned long long np_store_recorded(struct np_store *s, enum np_file f, const c
 	nl = strchr(text, '\n');	/* the journal's header is its first line */
 	if (nl)
 		*nl = '\0';
-	if (np_json_parse(text, strlen(text), &doc, &ignored) == 0 &&
-	    json_object_is_type(doc, json_type_object) &&
-	    json_object_object_get_ex(doc, key, &v) && json_object_is_type(v, json_type_int) &&
-	    json_object_get_int64(v) > 0)
-		x = (unsigned long long)json_object_get_int64(v);
-	json_object_put(doc);
+	/* not parsed whole: the snapshot is 10 KB on 64 queues, and its
+	 * loader parses (and refuses) it anyway when it is used */
+	x = np_json_top_uint(text, key);
 	free(text);
 	return x;
 }
@@ -548,16 +544,32 @@ static unsigned long long foreign_cookie(struct np_store *s)
 	return 0;
 }
 
+_Static_assert(sizeof(((struct np_ctx *)0)->records_ours) >= NP_STORE_STEM_MAX,
+	       "np_ctx.records_ours holds a key");
+
+/* Another namespace's records cannot appear under a key while the
+ * namespace it names lives (the calling thread is in it): once found to
+ * be this one's, the key's records are not read again for that in this
+ * context (a command opens the store many times).  The cookie is part of
+ * the verdict: a namespace later given the same inode has another. */
+static bool checked_ours(const struct np_store *s)
+{
+	return s->ctx->records_ours_cookie == s->cookie && !strcmp(s->ctx->records_ours, s->stem);
+}
+
 void np_store_stale_check(struct np_store *s)
 {
 	unsigned long long stale;
 	unsigned moved = 0;
 
-	if (!s->cookie || s->dirfd < 0)
+	if (!s->cookie || s->dirfd < 0 || checked_ours(s))
 		return;
 	stale = foreign_cookie(s);
-	if (!stale)
+	if (!stale) {
+		snprintf(s->ctx->records_ours, sizeof(s->ctx->records_ours), "%s", s->stem);
+		s->ctx->records_ours_cookie = s->cookie;
 		return;
+	}
 	if (s->lockfd < 0) {
 		/* once per context: a command peeks at the records many times */
 		if (s->ctx->stale_said != stale)

@@ -7,6 +7,7 @@
  * end of the text.  Here the whole text must be one value and each key
  * appear once per object.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,4 +307,67 @@ const char *np_json_text(struct json_object *obj, int flags)
 	same = back && json_object_equal(obj, back);
 	json_object_put(back);
 	return same ? text : NULL;
+}
+
+/* A member's value after its key's closing quote (at p): digits only, then
+ * the end of the member; 0 otherwise. */
+static unsigned long long member_uint(const char *p)
+{
+	unsigned long long v = 0;
+	int n = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p++ != ':')
+		return 0;
+	while (isspace((unsigned char)*p))
+		p++;
+	for (; isdigit((unsigned char)*p); p++, n++) {
+		if (n == 18)
+			return 0;	/* beyond what a record holds */
+		v = v * 10 + (unsigned long long)(*p - '0');
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	return n && (*p == ',' || *p == '}') ? v : 0;
+}
+
+unsigned long long np_json_top_uint(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+	unsigned long long v = 0;
+	const char *p = text;
+	int depth = 0, seen = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '{')
+		return 0;
+	for (; *p; p++) {
+		const char *s;
+
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']')
+			depth--;
+		if (*p != '"')
+			continue;
+		/* a string, escapes and all; a key when a ':' follows */
+		for (s = ++p; *p && *p != '"'; p++)
+			if (*p == '\\' && p[1])
+				p++;
+		if (!*p)
+			return 0;
+		if (depth == 1 && (size_t)(p - s) == klen && !memcmp(s, key, klen)) {
+			const char *q = p + 1;
+
+			while (isspace((unsigned char)*q))
+				q++;
+			if (*q == ':' && seen++)
+				return 0;	/* twice: the parser refuses it */
+			if (*q == ':')
+				v = member_uint(q);
+		}
+	}
+	return v;
 }

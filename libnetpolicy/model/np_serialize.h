@@ -70,6 +70,11 @@ int np_dev_check(const struct np_dev *d, const char *path, const struct np_topol
 /* A whole text as one JSON document, strictly: nothing after the value, no
  * NUL byte, no key twice in an object.  -EINVAL (err says why) or -ENOMEM. */
 int np_json_parse(const char *text, size_t len, struct json_object **ret, struct np_error *err);
+/* The value of the top-level member key of an object's text when it is a
+ * positive integer (digits only), found without building the document:
+ * 0 when the text is no object, the member is missing, is not such an
+ * integer or appears twice.  Text the parser refuses may still answer. */
+unsigned long long np_json_top_uint(const char *text, const char *key);
 /* json_object_to_json_string_ext() checked: the text, owned by obj, or NULL
  * when memory ran out (json-c may return a damaged text then). */
 const char *np_json_text(struct json_object *obj, int flags);

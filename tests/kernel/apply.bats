@@ -72,6 +72,28 @@ teardown() { np_veth_teardown; }
 	[ "$(grep -c 'nlmsg_type=RTM_GETLINK' "$NP_TMP/trace")" -eq 1 ]
 }
 
+# opens of the device's snapshot and policy record in a trace (not the
+# ENOENT of a missing one)
+record_opens() {
+	grep -E "openat\([0-9]+, \"v0@netns-[0-9]+-[0-9]+\.$1\"" "$NP_TMP/trace" | grep -vc ENOENT
+}
+
+@test "a managed device's records are read at most twice by show and by a no-op set" {
+	npns v0 set throughput
+	# whose namespace the records are is checked once per command, not at
+	# each of its looks at them (each read and parsed every record: the
+	# snapshot four times for show, twelve for a no-op set)
+	for cmd in show "set throughput"; do
+		# shellcheck disable=SC2086 # the command's words
+		ASAN_OPTIONS=detect_leaks=0 run ip netns exec "$NS" strace -f -e trace=openat \
+			-o "$NP_TMP/trace" "$NETPOLICY" --state-dir "$STATE_DIR" --json v0 $cmd
+		[ "$status" -eq 0 ]
+		# once to check whose it is, once to use it
+		[ "$(record_opens pristine)" -le 2 ]
+		[ "$(record_opens policy)" -le 4 ]
+	done
+}
+
 @test "reset restores exactly what ethtool and sysfs showed before" {
 	npns v0 set throughput
 	[ "$(veth_snapshot)" != "$BEFORE" ]

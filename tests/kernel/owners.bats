@@ -19,6 +19,17 @@ setup() {
 		PIDS+=($!)
 	done
 	IB=${PIDS[0]} NMP=${PIDS[1]} TD=${PIDS[2]}
+	# each running as its service (exec'd) before a test stops it: on a
+	# loaded machine test 3's kill of a copy just started did not end it,
+	# and its `wait` waited for the sleep's 600 s
+	local i n=0
+	for s in irqbalance NetworkManager tuned; do
+		for ((i = 0; i < 500; i++)); do
+			[ "$(cat "/proc/${PIDS[n]}/comm")" != "$s" ] || break
+			sleep 0.01
+		done
+		n=$((n + 1))
+	done
 	touch "$NP_TMP/run/irqbalance/irqbalance$IB.sock"
 	echo "$NMP" >"$NP_TMP/run/NetworkManager/NetworkManager.pid"
 	echo "$TD" >"$NP_TMP/run/tuned/tuned.pid"

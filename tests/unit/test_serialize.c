@@ -394,6 +394,24 @@ static void test_errno_names(void)
 	is_str(np_errno_name(-EOVERFLOW), "EOVERFLOW", "name of -EOVERFLOW");
 }
 
+/* The cookie of a record, as the store checks it, without the parse. */
+static void test_top_uint(void)
+{
+	is_int(np_json_top_uint("{\"a\": {\"k\": 5}, \"k\": 7}", "k"), 7, "top-level member, not a nested one");
+	is_int(np_json_top_uint("{\"a\": [{\"k\": 5}]}", "k"), 0, "nested only: none");
+	is_int(np_json_top_uint("{\"a\": \"k\", \"b\": \"\\\"k\\\": 3\"}", "k"), 0,
+	       "a value or an escaped quote in a string is no key");
+	is_int(np_json_top_uint(" {\"k\" : 18446744 } ", "k"), 18446744, "spaces around");
+	is_int(np_json_top_uint("{\"k\": 1, \"k\": 2}", "k"), 0, "twice: none, as the parser refuses it");
+	is_int(np_json_top_uint("{\"k\": -1}", "k"), 0, "negative: none");
+	is_int(np_json_top_uint("{\"k\": 1.5}", "k"), 0, "not an integer: none");
+	is_int(np_json_top_uint("{\"k\": 1234567890123456789}", "k"), 0, "too long: none");
+	is_int(np_json_top_uint("[{\"k\": 1}]", "k"), 0, "no object: none");
+	is_int(np_json_top_uint("{\"k\": \"1\"}", "k"), 0, "a string: none");
+	is_int(np_json_top_uint("{\"kk\": 1, \"k\": 9}", "k"), 9, "the whole key");
+	is_int(np_json_top_uint("{\"k\": 4", "k"), 0, "cut before the member's end: none");
+}
+
 int main(void)
 {
 	setup_dirs();
@@ -404,6 +422,7 @@ int main(void)
 	test_errors_round_trip();
 	test_validation();
 	test_state_validation();
+	test_top_uint();
 	cleanup_dirs();
 	return tap_done();
 }
