@@ -36,7 +36,18 @@ setup() {
 	[ -e "$PMQ"/cpu0/cpuidle/state0/latency ] || skip "this kernel has no cpuidle"
 	PM_SAVED=$(mktemp "${BATS_TMPDIR:-/tmp}/np-pmqos.XXXXXX")
 	pm_files >"$PM_SAVED"
+	# from no limit anywhere, whatever an earlier run left (a limit already
+	# in place would make the plan's step a no-op); teardown writes the
+	# saved values back
+	pm_unlimit
 	np_veth_setup 8
+}
+
+pm_unlimit() {
+	local f
+	for f in "$PMQ"/cpu[0-9]*/power/pm_qos_resume_latency_us; do
+		[ -e "$f" ] && echo 0 >"$f"
+	done
 }
 
 teardown() {
