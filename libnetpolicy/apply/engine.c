@@ -320,7 +320,10 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 	/* a knob refused both ways, moved by the kernel: left there */
 	if (r < 0 && np_refusal_leave(e, refused, why, &rerr, *cur, goal, &kept)) {
 		goal = kept->target;
-		r = np_engine_converge(e, cur, goal, NP_PHASE_ROLLBACK, &rerr);
+		/* what the rollback wrote before the refusal, read */
+		r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
+		if (r >= 0)
+			r = np_engine_converge(e, cur, goal, NP_PHASE_ROLLBACK, &rerr);
 	}
 	if (r >= 0)
 		r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);

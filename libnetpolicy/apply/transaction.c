@@ -177,7 +177,7 @@ static void left_there(struct np_engine *e, enum np_refusal how)
 		n = strlen(reason);
 		snprintf(reason + n, sizeof(res->dropped[0].reason) - n, "%s",
 			 "; refused to the rollback too, left where the kernel put it");
-	} else {
+	} else if (!res->rollback_incomplete) {
 		res->rollback_incomplete = true;
 		snprintf(res->rollback_msg, sizeof(res->rollback_msg), "%s: refused both ways, left "
 			 "where the kernel put it", e->left);

@@ -170,3 +170,23 @@ refused_both_ways() {	# MODEL POLICY KNOB ERRNO
 	refused_both_ways mlx5-mixed busy-poll xps EAGAIN
 	refused_both_ways ixgbe-16cpu throughput irq-affinity EINVAL
 }
+
+# The mixed policy maps each class's tx queues to its rx queues (xps_rxqs);
+# with xps left out the plan kept the CPU maps but still wrote those, was
+# refused again, and the set ended in exit 3, "refused again after it was
+# left out whole" (sweep seed 2027, runs 2456, 5123, 9627).
+@test "mixed: xps left out keeps the rx-queue maps too (xps_rxqs), not only the CPU maps" {
+	use mlx5-mixed '.faults = [{op: "write_attr", knob: "xps", every: true, errno: "EBUSY"}]'
+	run npsim --json "$DEV" set mixed --flow latency:tcp:11211 --flow cpu:udp:5353
+	[ "$status" -eq 0 ] || { echo "set: exit $status: $output"; return 1; }
+	[ "$(jq -c '[.dropped[]? | [.knob, .errno]]' <<<"$output")" = '[["xps","EBUSY"]]' ]
+	AFTER=$(state_of)
+	# none was mapped before, and none is now
+	[ "$(jq '[.queues.tx[].xps_rxqs | select(. != "")] | length' <<<"$AFTER")" -eq 0 ]
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ]
+	jq '.faults = []' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+	run npsim "$DEV" reset
+	[ "$status" -eq 0 ]
+	[ "$(state_of)" = "$PRISTINE" ]
+}
