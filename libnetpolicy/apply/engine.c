@@ -18,6 +18,7 @@
 
 #include "drivers/np_drivers.h"
 #include "apply/np_engine.h"
+#include "apply/np_refuse.h"
 #include "plan/np_policy.h"
 #include "np_test_hooks.h"
 
@@ -65,25 +66,6 @@ void np_engine_stop(struct np_engine *e)
 	np_engine_answers_free(e);
 	np_plan_free(e->done);
 	e->done = NULL;
-}
-
-#define SWAP(a, b)                   \
-	do {                         \
-		__typeof__(a) t_ = (a); \
-		(a) = (b);           \
-		(b) = t_;            \
-	} while (0)
-
-void np_engine_report(struct np_engine *e, struct np_plan *plan)
-{
-	if (!plan || !e->done || !e->res->changed)
-		return;
-	SWAP(plan->steps, e->done->steps);
-	SWAP(plan->n_steps, e->done->n_steps);
-	SWAP(plan->cap_steps, e->done->cap_steps);
-	SWAP(plan->changes, e->done->changes);
-	SWAP(plan->n_changes, e->done->n_changes);
-	SWAP(plan->cap_changes, e->done->cap_changes);
 }
 
 /* Keep step s of p as written.  Memory running out costs the report its
@@ -292,11 +274,15 @@ static void relocated(struct np_engine *e, const struct np_state *before,
 		np_log(e->ctx, NP_LOG_WARNING, "%s: %s", e->ifname, rerr.msg);
 }
 
-/* Return the device to `before`; say in res whether that worked.  Not
- * cancellable: a second signal must not leave the device half-way. */
-static void rollback(struct np_engine *e, struct np_state **cur, const struct np_state *before)
+/* Return the device to `before` after the run failed with `why`; say in
+ * res whether that worked.  Not cancellable: a second signal must not
+ * leave the device half-way. */
+static void rollback(struct np_engine *e, struct np_state **cur, const struct np_state *before,
+		     const struct np_error *why)
 {
+	const char *refused = e->failed_knob;
 	struct np_state *placed = NULL;
+	struct np_plan *kept = NULL;
 	const struct np_state *goal = before;
 	const char *ifname = e->ifname;
 	struct np_error rerr;
@@ -331,6 +317,14 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 		goal = placed;
 	if (r >= 0)
 		r = np_engine_converge(e, cur, goal, NP_PHASE_ROLLBACK, &rerr);
+	/* a knob refused both ways, moved by the kernel: left there */
+	if (r < 0 && np_refusal_leave(e, refused, why, &rerr, *cur, goal, &kept)) {
+		goal = kept->target;
+		/* what the rollback wrote before the refusal, read */
+		r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
+		if (r >= 0)
+			r = np_engine_converge(e, cur, goal, NP_PHASE_ROLLBACK, &rerr);
+	}
 	if (r >= 0)
 		r = np_engine_read(e, cur, NP_PHASE_ROLLBACK, &rerr);
 	if (r >= 0 && np_engine_remaining(e, *cur, goal, &left) >= 0) {
@@ -353,6 +347,7 @@ static void rollback(struct np_engine *e, struct np_state **cur, const struct np
 out:
 	e->ifname = ifname;	/* the records stay under the name the run began with */
 	np_state_free(placed);
+	np_plan_free(kept);
 }
 
 /* --confirm: the deadline and the way back are on disk now; the watchdog
@@ -389,7 +384,7 @@ static int end_run(struct np_engine *e, struct np_state **cur, const struct np_s
 	if (r >= 0)
 		r = np_journal_commit(e->journal, err);
 	if (r < 0) {
-		rollback(e, cur, before);
+		rollback(e, cur, before, err);
 		if (e->res->rollback_incomplete || e->res->vanished) {
 			/* kept: the next run retries (or finds the device again) */
 			np_journal_keep(e->journal);

@@ -34,6 +34,9 @@ struct np_engine {
 	uint32_t failed_fields;		/* ... and the fields it sent (coalesce) */
 	bool failed_answer;		/* ... the driver's answer failed it, not an errno */
 	bool split;			/* apply: one field per coalescing request (refuse.c) */
+	bool strict;			/* apply: NP_APPLY_STRICT, all or nothing */
+	const char *left;		/* the knob a rollback left where the kernel
+					 * put it (np_refusal_leave), else NULL */
 	const struct np_plan *plan;	/* apply: the plan being run */
 	struct np_plan *refined;	/* ... refined after queues reopened (np_plan_refine) */
 	struct np_plan *done;		/* a run's steps as written, for the report */

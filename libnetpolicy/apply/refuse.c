@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "plan/np_policy.h"
+#include "apply/np_engine.h"
 #include "apply/np_refuse.h"
 
 /*
@@ -67,6 +68,15 @@ static bool may_net_admin(void)
 	if (syscall(SYS_capget, &h, d) < 0)
 		return true;	/* cannot tell: leave it to the errno */
 	return d[CAP_NET_ADMIN / 32].effective & (1u << (CAP_NET_ADMIN % 32));
+}
+
+/* An errno that is the driver's answer to the request, not the caller's
+ * lack of CAP_NET_ADMIN nor a state netpolicy cannot tell. */
+static bool answered(int code, bool process_caps)
+{
+	if (unknown_state(code))
+		return false;
+	return !((code == -EPERM || code == -EACCES) && process_caps && !may_net_admin());
 }
 
 /* The knobs whose requests carry several fields, split one per request. */
@@ -151,4 +161,31 @@ enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
 	/* the rolled-back attempt is history: what counts is the next one */
 	res->rolled_back = false;
 	return NP_REFUSAL_DROPPED;
+}
+
+bool np_refusal_leave(struct np_engine *e, const char *knob, const struct np_error *why,
+		      struct np_error *again, const struct np_state *cur,
+		      const struct np_state *goal, struct np_plan **kept)
+{
+	bool caps = e->be->ops->process_caps;
+
+	/* a multi-field knob is split first; channels are the planner's */
+	if (!knob || !e->policy || e->strict || !why || why->phase != NP_PHASE_APPLY ||
+	    !why->knob || strcmp(why->knob, knob) || !again->knob || strcmp(again->knob, knob) ||
+	    multi_field(knob) || !strcmp(knob, "channels") || np_knob_listed(e->drop, knob) ||
+	    e->res->n_dropped >= NP_DROPPED_MAX || !answered(why->code, caps) ||
+	    !answered(again->code, caps))
+		return false;
+	if (np_plan_new(kept) < 0)
+		return false;
+	if (np_state_dup(goal, &(*kept)->target) < 0 || np_plan_keep(*kept, cur, knob) < 0) {
+		np_plan_free(*kept);
+		*kept = NULL;
+		return false;
+	}
+	np_log(e->ctx, NP_LOG_INFO, "%s: %s: %s; left where the kernel put it", e->ifname, knob,
+	       again->msg);
+	e->left = knob;
+	np_error_clear(again);
+	return true;
 }

@@ -9,8 +9,29 @@
  * Only device-wide knobs whose identity survives a channel change are
  * compared: IRQs are renumbered (their changes are written and named at
  * the write), and queue files are rewritten where the goal wants them.
+ * Also: the steps as written, handed to the plan the caller reports.
  */
 #include "apply/np_engine.h"
+
+#define SWAP(a, b)                   \
+	do {                         \
+		__typeof__(a) t_ = (a); \
+		(a) = (b);           \
+		(b) = t_;            \
+	} while (0)
+
+/* The steps as written, in the plan reported (np_engine.h). */
+void np_engine_report(struct np_engine *e, struct np_plan *plan)
+{
+	if (!plan || !e->done || !e->res->changed)
+		return;
+	SWAP(plan->steps, e->done->steps);
+	SWAP(plan->n_steps, e->done->n_steps);
+	SWAP(plan->cap_steps, e->done->cap_steps);
+	SWAP(plan->changes, e->done->changes);
+	SWAP(plan->n_changes, e->done->n_changes);
+	SWAP(plan->cap_changes, e->done->cap_changes);
+}
 
 static const struct np_knob *const compared[] = {
 	&np_knob_features, &np_knob_rss_early, &np_knob_channels, &np_knob_rings, &np_knob_rss,

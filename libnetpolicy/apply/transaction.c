@@ -163,6 +163,28 @@ static int records_only(struct np_engine *e, const struct np_commit *c, struct n
 	return r;
 }
 
+/* The rollback left e->left where the kernel put it (np_refusal_leave):
+ * the knob left out says so; a failure that stands after all leaves the
+ * device differing from where the run began. */
+static void left_there(struct np_engine *e, enum np_refusal how)
+{
+	struct np_apply_result *res = e->res;
+	char *reason;
+	size_t n;
+
+	if (how == NP_REFUSAL_DROPPED) {
+		reason = res->dropped[res->n_dropped - 1].reason;
+		n = strlen(reason);
+		snprintf(reason + n, sizeof(res->dropped[0].reason) - n, "%s",
+			 "; refused to the rollback too, left where the kernel put it");
+	} else if (!res->rollback_incomplete) {
+		res->rollback_incomplete = true;
+		snprintf(res->rollback_msg, sizeof(res->rollback_msg), "%s: refused both ways, left "
+			 "where the kernel put it", e->left);
+	}
+	e->left = NULL;
+}
+
 /* Converge to the plan; when the driver refuses a knob the policy can do
  * without (refuse.c), have the planner make the plan again from the device,
  * rolled back, without it (np_plan_without) and converge to that, until it
@@ -185,6 +207,8 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 		refused.answer = e->failed_answer;
 		refused.process_caps = e->be->ops->process_caps;
 		how = np_refusal_drop(e->policy, flags, &refused, e->res, e->drop, sizeof(e->drop), err);
+		if (e->left)
+			left_there(e, how);
 		if (how == NP_REFUSAL_STANDS)
 			break;
 		e->split = refused.split;
@@ -267,6 +291,7 @@ int np_engine_apply(struct np_engine *e, struct np_state **cur, const struct np_
 	if (r < 0)
 		goto out;
 	e->policy = plan->policy;
+	e->strict = flags & NP_APPLY_STRICT;
 	e->tentative = flags & NP_APPLY_TENTATIVE;
 	r = run_plan(e, cur, plan, flags, &c, err);
 	if ((flags & NP_APPLY_TENTATIVE) && e->res->changed) {

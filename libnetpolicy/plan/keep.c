@@ -41,9 +41,13 @@ static void keep_irqs(struct np_dev *t, const struct np_dev *d)
 /* Queues the plan adds start as fresh sysfs directories do: empty. */
 static void keep_queues(struct np_dev *t, const struct np_dev *d, const char *knob)
 {
+	/* xps is both maps of a tx queue: CPUs, and rx queues (the mixed
+	 * policy's tx-N on rx-N) */
 	for (unsigned q = 0; q < t->n_txq; q++)
-		if (!strcmp(knob, "xps"))
+		if (!strcmp(knob, "xps")) {
 			np_cpumask_zero(&t->txq[q].xps_cpus);
+			np_cpumask_zero(&t->txq[q].xps_rxqs);
+		}
 	for (unsigned q = 0; q < t->n_rxq; q++) {
 		if (!strcmp(knob, "rps"))
 			np_cpumask_zero(&t->rxq[q].rps_cpus);
@@ -51,8 +55,10 @@ static void keep_queues(struct np_dev *t, const struct np_dev *d, const char *kn
 			t->rxq[q].rps_flow_cnt = 0;
 	}
 	for (unsigned q = 0; q < t->n_txq && q < d->n_txq; q++)
-		if (!strcmp(knob, "xps"))
+		if (!strcmp(knob, "xps")) {
 			t->txq[q].xps_cpus = d->txq[q].xps_cpus;
+			t->txq[q].xps_rxqs = d->txq[q].xps_rxqs;
+		}
 	for (unsigned q = 0; q < t->n_rxq && q < d->n_rxq; q++) {
 		if (!strcmp(knob, "rps"))
 			t->rxq[q].rps_cpus = d->rxq[q].rps_cpus;
