@@ -55,6 +55,17 @@ np_json_validate() {
 	"$py" "$NP_SRCDIR/tests/json_schema.py" "${NP_SCHEMA_DIR:-$NP_SRCDIR/doc/schema}" "$@"
 }
 
+# A model of two NICs, the second like the first: its own name, ifindex,
+# bus address and IRQs.
+np_two_nics() {
+	np_model "$1"
+	jq '.devices += [.devices[0] | .ifname = "np1" | .ifindex = 77 |
+		.bus_info = "0000:99:00.0" |
+		.irqs |= map(.irq += 500 | .name |= sub("^[a-z0-9]+"; "np1"))]' \
+		"$MODEL" >"$NP_TMP/two.json"
+	MODEL=$NP_TMP/two.json
+}
+
 # netpolicy against the simulated machine in $MODEL with a private state dir
 npsim() {
 	np_json_kept "$NETPOLICY" --state-dir "$STATE_DIR" --model "$MODEL" "$@"

@@ -19,16 +19,6 @@ sys() {
 	npsim --json "$1" show | jq -c ".sysctl.$2"
 }
 
-# A second NIC like the first (its own name, ifindex, bus address, IRQs).
-two_nics() {
-	np_model "$1"
-	jq '.devices += [.devices[0] | .ifname = "np1" | .ifindex = 77 |
-		.bus_info = "0000:99:00.0" |
-		.irqs |= map(.irq += 500 | .name |= sub("^[a-z0-9]+"; "np1"))]' \
-		"$MODEL" >"$NP_TMP/two.json"
-	MODEL=$NP_TMP/two.json
-}
-
 @test "10 Gb/s: rmem_max/wmem_max to 2 x BDP at 250 us; the higher tcp maxima kept; reset exact" {
 	np_model ixgbe-16cpu
 	cp "$MODEL" "$NP_TMP/orig.json"
@@ -101,7 +91,7 @@ two_nics() {
 }
 
 @test "two devices: the largest need wins; a reset keeps what the other needs" {
-	two_nics ixgbe-16cpu
+	np_two_nics ixgbe-16cpu
 	printf 'base = throughput\nrtt-us = 1000\n' >"$POL/far.conf"
 	npp np1 set far >/dev/null
 	# 10000 Mb/s x 1000 us / 8 x 2 = 2500000 -> 2502656

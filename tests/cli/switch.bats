@@ -16,16 +16,6 @@ state_of() {
 	npsim --json "$1" show | jq -S 'del(.policy, .policy_cpus, .drift)'
 }
 
-# A second NIC like the first: its own name, ifindex, bus address and IRQs.
-two_nics() {
-	np_model "$1"
-	jq '.devices += [.devices[0] | .ifname = "np1" | .ifindex = 77 |
-		.bus_info = "0000:99:00.0" |
-		.irqs |= map(.irq += 500 | .name |= sub("^[a-z0-9]+"; "np1"))]' \
-		"$MODEL" >"$NP_TMP/two.json"
-	MODEL=$NP_TMP/two.json
-}
-
 sysctl_of() {
 	npsim --json "$1" show | jq -r ".sysctl.$2"
 }
@@ -70,7 +60,7 @@ sysctl_of() {
 }
 
 @test "two NICs on latency: resetting one leaves the other's sysctls, check passes" {
-	two_nics ixgbe-16cpu
+	np_two_nics ixgbe-16cpu
 	a=$(jq -r '.devices[0].ifname' "$MODEL")
 	npsim "$a" set latency >/dev/null
 	npsim np1 set latency >/dev/null
@@ -87,7 +77,7 @@ sysctl_of() {
 }
 
 @test "two NICs: the other's switch to cpu keeps what latency needs; reset order does not matter" {
-	two_nics mlx5-2s64c
+	np_two_nics mlx5-2s64c
 	a=$(jq -r '.devices[0].ifname' "$MODEL")
 	npsim "$a" set busy-poll >/dev/null
 	npsim np1 set latency >/dev/null
@@ -104,7 +94,7 @@ sysctl_of() {
 }
 
 @test "a reset dry run shows the sysctls another device still needs staying" {
-	two_nics ixgbe-16cpu
+	np_two_nics ixgbe-16cpu
 	a=$(jq -r '.devices[0].ifname' "$MODEL")
 	npsim "$a" set latency >/dev/null
 	npsim np1 set latency >/dev/null
