@@ -118,6 +118,8 @@ int cli_order_hint(const char *name, const char *args, char **words, int nwords)
 /* wrap.c: text printed within 80 columns, long lines continued indented
  * by `indent` (0: under a "  label:" line's value) */
 void cli_print_wrapped(FILE *out, const char *text, size_t indent);
+/* the same, broken only at spaces (sentences, not lists) */
+void cli_print_prose(FILE *out, const char *text, size_t indent);
 void cli_end_by_sigpipe(void);
 
 /* The library's error, result and record objects, freed when the variable

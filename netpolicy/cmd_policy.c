@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* netpolicy policies: each policy (built-in and custom), what it sets and
  * why, and where each value comes from. */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "cli.h"
 
 static const char *str(struct json_object *o, const char *key)
@@ -11,29 +14,46 @@ static const char *str(struct json_object *o, const char *key)
 	return v ? json_object_get_string(v) : NULL;
 }
 
+/* A line of prose within 80 columns, continued under column `indent`. */
+static void wrapped(size_t indent, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(buf))
+		cli_print_prose(stdout, buf, indent);
+	else if (n >= 0)
+		printf("%s\n", buf);	/* cut: never, the texts are ours */
+}
+
 static void print_policy(struct json_object *p, bool first)
 {
 	struct json_object *sets = NULL, *vals = NULL, *origin = NULL;
 
 	printf("%s%s\n", first ? "" : "\n", str(p, "name"));
-	printf("  %s\n", str(p, "summary"));
+	wrapped(4, "  %s", str(p, "summary"));
 	if (str(p, "file"))
 		printf("  from %s, based on %s\n", str(p, "file"), str(p, "base"));
 	json_object_object_get_ex(p, "sets", &sets);
 	json_object_object_foreach(sets, knob, why)
-		printf("  %-13s %s\n", knob, json_object_get_string(why));
-	printf("  %-13s %s (a driver refusing one of these fails the apply; any other "
-	       "refused knob is left out and reported)\n", "core", str(p, "core"));
+		wrapped(16, "  %-13s %s", knob, json_object_get_string(why));
+	wrapped(16, "  %-13s %s (a driver refusing one of these fails the apply; any other "
+		"refused knob is left out and reported)", "core", str(p, "core"));
 	/* the values as a policy file would set them (netpolicy-policy(5)) */
 	printf("  values:\n");
 	json_object_object_get_ex(p, "values", &vals);
 	json_object_object_get_ex(p, "origin", &origin);
 	json_object_object_foreach(vals, key, v) {
-		char word[40];
+		const char *word = json_object_is_type(v, json_type_boolean) ?
+			(json_object_get_boolean(v) ? "yes" : "no") : json_object_get_string(v);
 
-		snprintf(word, sizeof(word), "%s", json_object_is_type(v, json_type_boolean) ?
-			 (json_object_get_boolean(v) ? "yes" : "no") : json_object_get_string(v));
-		printf("    %-24s = %-12s (%s)\n", key, word, str(origin, key));
+		/* whole (mixed's core list is 51 characters), continued under
+		 * the value */
+		wrapped(31, "    %-24s = %-12s (%s)", key, word, str(origin, key));
 	}
 }
 

@@ -203,7 +203,7 @@ void render_plan(FILE *out, struct json_object *plan, const char *verb, bool all
 			       w && json_object_get_boolean(w) ? "warning: " : "", str(n, "knob"),
 			       str(n, "note"));
 		if (tty && len > 0 && (size_t)len < sizeof(line))
-			cli_print_wrapped(out, line, 4);
+			cli_print_prose(out, line, 4);
 		else
 			fprintf(out, "  %s%s: %s\n", w && json_object_get_boolean(w) ? "warning: " : "",
 				str(n, "knob"), str(n, "note"));

@@ -4,7 +4,10 @@
  * features, a queue's IRQ list) goes on over more lines, broken after a
  * comma or at a space, each continuation indented under the value (column
  * 17 after a "  label:" column, else two more than the line's own indent).
+ * Prose (a policy's reasons, a plan's notes) breaks at the last space that
+ * fits: a list's commas are where its items end, a sentence's are not.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +28,7 @@ static size_t continuation(const char *line, size_t len)
 	return lead + 2 < WRAP_COLUMNS / 2 ? lead + 2 : 4;
 }
 
-static void wrap_line(FILE *out, const char *line, size_t len, size_t indent)
+static void wrap_line(FILE *out, const char *line, size_t len, size_t indent, bool commas)
 {
 	size_t col = 0;
 
@@ -36,7 +39,7 @@ static void wrap_line(FILE *out, const char *line, size_t len, size_t indent)
 		size_t room = WRAP_COLUMNS - col, cut = 0;
 
 		/* the last space within the room, after a comma if there is one */
-		for (size_t i = room; i > 0 && !cut; i--)
+		for (size_t i = room; commas && i > 0 && !cut; i--)
 			if (line[i] == ' ' && line[i - 1] == ',')
 				cut = i;
 		for (size_t i = room; i > 0 && !cut; i--)
@@ -52,13 +55,23 @@ static void wrap_line(FILE *out, const char *line, size_t len, size_t indent)
 	fprintf(out, "%.*s\n", (int)len, line);
 }
 
-void cli_print_wrapped(FILE *out, const char *text, size_t indent)
+static void print_lines(FILE *out, const char *text, size_t indent, bool commas)
 {
 	while (*text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
 
-		wrap_line(out, text, len, indent);
+		wrap_line(out, text, len, indent, commas);
 		text += len + (nl ? 1 : 0);
 	}
+}
+
+void cli_print_wrapped(FILE *out, const char *text, size_t indent)
+{
+	print_lines(out, text, indent, true);
+}
+
+void cli_print_prose(FILE *out, const char *text, size_t indent)
+{
+	print_lines(out, text, indent, false);
 }

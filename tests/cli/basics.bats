@@ -109,6 +109,17 @@ teardown() { np_cleanup_tmp; }
 	done
 }
 
+@test "policies: within 80 columns, the reasons continued under their column, values whole" {
+	"$NETPOLICY" policies >"$NP_TMP/p"
+	run awk 'length > 80 { print length ": " $0; n++ } END { exit n > 0 }' "$NP_TMP/p"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# a reason's continuation is under the reason, not a knob of its own
+	[ -z "$(grep -vE '^(|[a-z-]+|  [^ ].*|                [^ ].*|    [^ ].*|                               [^ ].*)$' "$NP_TMP/p")" ]
+	# mixed's core list whole (it was cut at 39 characters)
+	grep -q '= channels,irq-affinity,rss,rss-context,ntuple$' "$NP_TMP/p"
+}
+
 @test "policies --json is one document naming the same policies" {
 	run "$NETPOLICY" --json policies
 	[ "$status" -eq 0 ]
