@@ -235,6 +235,13 @@ static int run_plan(struct np_engine *e, struct np_state **cur, const struct np_
 		}
 		if (r >= 0) {
 			e->plan = again;
+			/* the mixed policy's classes as planned again: with the
+			 * channel count the device kept, its contexts and rules
+			 * are the new plan's, and reset must know them as such */
+			if (c->policy == NP_REC_SET && c->policy_rec.has_mixed && again->mixed) {
+				np_mixed_record_from_plan(again->mixed, &c->policy_rec.mixed);
+				np_mixed_record_resolve(&c->policy_rec.mixed, *cur, again->target);
+			}
 			r = np_engine_run(e, cur, again->target, what, c, err);
 		}
 	}

@@ -190,3 +190,19 @@ refused_both_ways() {	# MODEL POLICY KNOB ERRNO
 	[ "$status" -eq 0 ]
 	[ "$(state_of)" = "$PRISTINE" ]
 }
+
+@test "mixed with the channel change refused: the record names the contexts made for the channels kept, reset removes them" {
+	use mlx5-mixed '.faults += [{op: "set_channels", every: true, errno: "EINVAL", refusal: true}]'
+	run npsim --json "$DEV" set mixed --flow latency:tcp:11211 --flow cpu:udp:5353
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.dropped[] | .knob]' <<<"$output")" = '["channels"]' ]
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ]
+	# the latency class's context is over the queues the plan made it for
+	# with the 16 channels the device kept
+	[ "$(jq -c '.mixed.classes.latency.queues' "$STATE_DIR/$DEV.policy")" = '{"first":0,"count":4}' ]
+	run npsim "$DEV" reset
+	[ "$status" -eq 0 ]
+	[[ $output != *"not the one netpolicy made"* ]]
+	[ "$(state_of)" = "$PRISTINE" ]
+}
