@@ -40,15 +40,16 @@ enum np_refusal np_refusal_drop(const struct np_policy *policy, unsigned flags,
 				size_t len, struct np_error *err);
 
 /*
- * A rollback whose write of `knob`, the knob the run failed on (`why`), was
- * refused too (`again`): the kernel moved that knob itself as a side effect
- * of another step (a channel change spreads the new queues' XPS maps and
- * IRQ affinities anew), and the driver refuses it both ways.  When the run's
- * failure is a refusal the policy can do without (np_refusal_drop would
- * leave the knob out whole; never NP_APPLY_STRICT), put in *kept a plan
- * whose target is `goal` but for that knob, as in `cur`: the rollback
- * converges to that, the next try leaves the knob out and says where it
- * was left (e->left).  Else false: the rollback's failure stands.
+ * A rollback whose write of a knob (again->knob: `knob`, the one the run
+ * failed on as `why`, or another) was refused too (`again`): the kernel
+ * moved that knob itself as a side effect of another step (a channel change
+ * spreads the new queues' XPS maps and IRQ affinities anew), and the driver
+ * refuses it.  When the run's failure is a refusal or a driver's answer the
+ * policy can do without (never NP_APPLY_STRICT), put in *kept a plan whose
+ * target is `goal` but for that knob, as in `cur`: the rollback converges to
+ * that, the next try leaves the knob out (the run's own knob at once,
+ * another when the driver refuses it again) and says where it was left
+ * (e->left).  Else false: the rollback's failure stands.
  */
 bool np_refusal_leave(struct np_engine *e, const char *knob, const struct np_error *why,
 		      struct np_error *again, const struct np_state *cur,

@@ -169,10 +169,18 @@ bool np_refusal_leave(struct np_engine *e, const char *knob, const struct np_err
 {
 	bool caps = e->be->ops->process_caps;
 
-	/* a multi-field knob is split first; channels are the planner's */
-	if (!knob || !e->policy || e->strict || !why || why->phase != NP_PHASE_APPLY ||
-	    !why->knob || strcmp(why->knob, knob) || !again->knob || strcmp(again->knob, knob) ||
-	    multi_field(knob) || !strcmp(knob, "channels") || np_knob_listed(e->drop, knob) ||
+	/* The run failed on a driver's refusal (knob) and will go on without
+	 * it; the rollback's refused write is of that knob or of another one
+	 * the channel change moved (xps refused on every write): either is
+	 * left where the kernel put it, the retry leaving it out in turn when
+	 * the driver refuses it again.  A multi-field knob is split first;
+	 * channels are the planner's. */
+	if (!knob || !e->policy || e->strict || !why ||
+	    !(why->phase == NP_PHASE_APPLY || (why->phase == NP_PHASE_VERIFY && e->failed_answer)) ||
+	    !why->knob || strcmp(why->knob, knob) || !again->knob)
+		return false;
+	knob = again->knob;
+	if (multi_field(knob) || !strcmp(knob, "channels") || np_knob_listed(e->drop, knob) ||
 	    e->res->n_dropped >= NP_DROPPED_MAX || !answered(why->code, caps) ||
 	    !answered(again->code, caps))
 		return false;

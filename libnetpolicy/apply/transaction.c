@@ -172,7 +172,10 @@ static void left_there(struct np_engine *e, enum np_refusal how)
 	char *reason;
 	size_t n;
 
-	if (how == NP_REFUSAL_DROPPED) {
+	if (how == NP_REFUSAL_DROPPED &&
+	    strcmp(res->dropped[res->n_dropped - 1].knob, e->left)) {
+		/* another knob than the one left out: the retry finds out */
+	} else if (how == NP_REFUSAL_DROPPED) {
 		reason = res->dropped[res->n_dropped - 1].reason;
 		n = strlen(reason);
 		snprintf(reason + n, sizeof(res->dropped[0].reason) - n, "%s",

@@ -206,3 +206,24 @@ refused_both_ways() {	# MODEL POLICY KNOB ERRNO
 	[[ $output != *"not the one netpolicy made"* ]]
 	[ "$(state_of)" = "$PRISTINE" ]
 }
+
+# The run fails on one knob and the rollback's write of another, which the
+# channel change moved, is refused too (sweep seed 2027 run 7707: tg3-4q
+# throughput, the sysctl and xps refused on every write; seed 2028 run
+# 5701: the driver keeping rx-usecs, xps refused): exit 4 before, "rollback
+# incomplete"; now the other knob is left where the kernel put it and the
+# retry leaves it out in turn.
+@test "a second knob refused to the rollback is left where the kernel put it, then left out" {
+	use tg3-4q '.faults = [{op: "write_attr", knob: "sysctl", every: true, errno: "EPERM", refusal: true},
+			       {op: "write_attr", knob: "xps", every: true, errno: "EPERM", refusal: true}]'
+	run npsim --json "$DEV" set throughput
+	[ "$status" -eq 0 ] || { echo "set: exit $status: $output"; return 1; }
+	[ "$(jq -c '[.dropped[]? | .knob] | sort' <<<"$output")" = '["sysctl","xps"]' ]
+	[ "$(jq '.rolled_back' <<<"$output")" = false ]
+	run npsim "$DEV" check
+	[ "$status" -eq 0 ]
+	jq '.faults = []' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+	run npsim "$DEV" reset
+	[ "$status" -eq 0 ]
+	[ "$(state_of)" = "$PRISTINE" ]
+}
