@@ -267,8 +267,13 @@ _napi_view() {
 
 # machine-wide, but policies set them and reset must put them back
 _sysctl_view() {
-	for _f in rps_sock_flow_entries busy_poll busy_read; do
+	for _f in rps_sock_flow_entries busy_poll busy_read rmem_max wmem_max netdev_max_backlog; do
 		[ -r "/proc/sys/net/core/$_f" ] && echo "sysctl.$_f $(cat "/proc/sys/net/core/$_f")"
+	done
+	# the throughput ceilings' triples, as view.jq prints a JSON array
+	for _f in tcp_rmem tcp_wmem; do
+		[ -r "/proc/sys/net/ipv4/$_f" ] &&
+			echo "sysctl.$_f [$(tr -s ' \t' ',' <"/proc/sys/net/ipv4/$_f")]"
 	done
 }
 

@@ -48,12 +48,30 @@ e1000e_checks() {
 	done
 }
 
+# The per-CPU wake-up limit (pm_qos_resume_latency_us): this TCG guest's
+# kernel has the files but no idle driver (cpuidle's current_driver
+# "none"), so the latency plan says so and writes none of them.
+pm_files() { cat /sys/devices/system/cpu/cpu[0-9]*/power/pm_qos_resume_latency_us | tr '\n' ' '; }
+PM_BEFORE=$(pm_files)
+pm_checks() {
+	[ "$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null)" = none ] || return 0
+	if [ "$1" = latency ]; then
+		case $(jq -r '[.notes[] | "\(.knob): \(.note)"] | join("; ")' "$PLAN_JSON") in
+		*"pm-qos: CPUs "*": no cpuidle"*) pass "the latency plan notes no cpuidle" ;;
+		*) fail "the latency plan notes no cpuidle" ;;
+		esac
+	fi
+	is "$(pm_files)" "$PM_BEFORE" "after set $1: pm_qos_resume_latency_us unchanged"
+}
+
 for P in latency throughput cpu; do
 	diag "$IF: set $P"
 	set_checked "$IF" "$P" /tmp/pristine
 	check_show "$IF"
 	[ "$DRV" = e1000e ] && e1000e_checks "$P"
+	pm_checks "$P"
 	diag "$IF: reset"
 	reset_checked "$IF" /tmp/pristine /tmp/ethtool.pristine
+	is "$(pm_files)" "$PM_BEFORE" "after reset: pm_qos_resume_latency_us as before"
 done
 finish
