@@ -130,3 +130,22 @@ expected_limit() {
 	! echo -1 >"$PMQ/cpu$c/power/pm_qos_resume_latency_us" 2>/dev/null
 	! echo 2147483647 >"$PMQ/cpu$c/power/pm_qos_resume_latency_us" 2>/dev/null
 }
+
+@test "pm-qos kernel: a test file that leaves a limit behind (its namespace deleted, no reset) gets the machine's values back from run-bats" {
+	pm_unlimit
+	before=$(pm_files)
+	# (bats would count a test line written here literally as one of ours)
+	{
+		printf '@%s "leak" {\n' test
+		printf '\tip netns exec %s %s --state-dir %s v0 set latency\n' \
+			"$NS" "$NETPOLICY" "$NP_TMP/leak-state"
+		printf '\t[ "$(cat %s)" != 0 ]\n}\n' "$PMQ/cpu0/power/pm_qos_resume_latency_us"
+	} >"$NP_TMP/leak.bats"
+	# a bats of its own, not this one's environment
+	run env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		NP_SRCDIR="$NP_SRCDIR" TMPDIR="$NP_TMP" \
+		"$NP_SRCDIR/tests/run-bats" "$NP_TMP/leak.bats"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(pm_files)" = "$before" ]
+}
