@@ -21,6 +21,8 @@ struct kernel_backend {
 	struct np_topology topo;
 	char *topo_key;			/* NULL: no topology read yet */
 	unsigned topo_root_gen;
+	struct np_pm pm;		/* the CPUs' idle states, read with topo */
+	bool pm_read;			/* pm is topo's (else read it again) */
 	int sysfs_ours;			/* np_sysfs_netns_at() ... */
 	unsigned sysfs_root_gen;	/* ... for this root_gen + 1 (0: not asked) */
 };
@@ -91,6 +93,7 @@ static int topology(struct kernel_backend *k, struct np_topology *ret, struct np
 		np_topology_clear(&k->topo);
 		free(k->topo_key);
 		k->topo_key = NULL;
+		k->pm_read = false;
 		r = np_topology_read_key(rootfd, key, &k->topo, err);
 		if (r < 0) {
 			free(key);
@@ -105,6 +108,27 @@ static int topology(struct kernel_backend *k, struct np_topology *ret, struct np
 	if (r < 0)
 		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "out of memory");
 	return 0;
+}
+
+/* The machine's, like the topology: each CPU's idle states are read with the
+ * topology (again when it changes), a file per CPU and state; at each
+ * discovery (a command's every device, each read of an apply) only the
+ * resume-latency files, which netpolicy and others write. */
+static int cpu_pm(struct kernel_backend *k, const struct np_topology *topo, struct np_pm *ret)
+{
+	int rootfd = k->be.ctx->rootfd;
+	int r;
+
+	if (!k->pm_read) {
+		r = np_pm_read(rootfd, topo, &k->pm);
+		if (r < 0)
+			return r;
+		k->pm_read = true;
+	} else {
+		np_pm_reread_limits(rootfd, topo, &k->pm);
+	}
+	np_pm_clear(ret);
+	return np_pm_copy(ret, &k->pm);
 }
 
 /*
@@ -172,10 +196,9 @@ static int kernel_discover(struct np_backend *be, const char *ifname, struct np_
 	r = topology(kb(be), &st->topo, err);
 	if (r < 0)
 		return r;
-	/* the machine's, like the topology: a file per CPU and idle state,
-	 * not the device's cost (tests/unit/test_discover_cost.c) */
-	if (np_pm_read(rootfd, &st->topo, &st->pm) < 0)
-		return np_err(err, -ENOMEM, NP_PHASE_DISCOVER, NULL, "out of memory");
+	r = cpu_pm(kb(be), &st->topo, &st->pm);
+	if (r < 0)
+		return np_err(err, r, NP_PHASE_DISCOVER, NULL, "out of memory");
 	r = np_ethnl_read(nl_op(be), dev, err);
 	if (r < 0)
 		return r;
@@ -316,6 +339,7 @@ static void kernel_free(struct np_backend *be)
 	np_rtnl_close(kb(be)->rtnl);
 	np_topology_clear(&kb(be)->topo);
 	free(kb(be)->topo_key);
+	np_pm_clear(&kb(be)->pm);
 	free(be);
 }
 

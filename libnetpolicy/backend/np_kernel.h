@@ -76,6 +76,9 @@ int np_sysfs_read_sysctl(int rootfd, struct np_sysctl *ret);
 /* Each online CPU's idle states and resume-latency limit (pm_qos.c);
  * what cannot be read is an entry's error; -ENOMEM. */
 int np_pm_read(int rootfd, const struct np_topology *topo, struct np_pm *ret);
+/* Only the resume-latency files of pm (read by np_pm_read with topo): what
+ * netpolicy and others write; the idle states are kept as read. */
+void np_pm_reread_limits(int rootfd, const struct np_topology *topo, struct np_pm *pm);
 /* Only the queues (rx-N/tx-N and their files) and the NAPI files: what a
  * queue-reopening step changes. */
 int np_sysfs_read_queues(int rootfd, struct np_dev *dev, struct np_error *err);

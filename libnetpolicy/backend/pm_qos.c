@@ -34,7 +34,7 @@ static int read_state(int rootfd, unsigned cpu, unsigned k, struct np_idle_state
 	return 0;
 }
 
-static void read_cpu(int rootfd, unsigned cpu, struct np_cpu_pm *c)
+static void read_resume(int rootfd, unsigned cpu, struct np_cpu_pm *c)
 {
 	char path[96], v[24];
 	int r;
@@ -43,6 +43,13 @@ static void read_cpu(int rootfd, unsigned cpu, struct np_cpu_pm *c)
 		 cpu);
 	r = np_read_file_at(rootfd, path, v, sizeof(v));
 	c->err = r < 0 ? r : np_pm_parse(v, &c->resume);
+}
+
+static void read_cpu(int rootfd, unsigned cpu, struct np_cpu_pm *c)
+{
+	int r = 0;
+
+	read_resume(rootfd, cpu, c);
 	c->n_idle = 0;
 	for (unsigned k = 0; k < NP_IDLE_MAX; k++) {
 		r = read_state(rootfd, cpu, k, &c->idle[k]);
@@ -71,4 +78,11 @@ int np_pm_read(int rootfd, const struct np_topology *topo, struct np_pm *ret)
 	np_pm_clear(ret);
 	*ret = pm;
 	return 0;
+}
+
+void np_pm_reread_limits(int rootfd, const struct np_topology *topo, struct np_pm *pm)
+{
+	for (unsigned i = 0; i < pm->n; i++)
+		if (np_cpumask_test(&topo->online, i))
+			read_resume(rootfd, i, &pm->cpu[i]);
 }

@@ -149,3 +149,17 @@ expected_limit() {
 	[ "$status" -eq 0 ]
 	[ "$(pm_files)" = "$before" ]
 }
+
+@test "pm-qos kernel: a command over several devices reads the CPUs' idle states once, their limits per device" {
+	ip -n "$NS" link add w0 type veth peer name w1
+	ip -n "$NS" link set w0 up
+	ip -n "$NS" link set w1 up
+	env "$NP_NO_LSAN" strace -f -e trace=openat -o "$NP_TMP/trace" \
+		ip netns exec "$NS" "$NETPOLICY" --state-dir "$STATE_DIR" metrics >/dev/null
+	states=$(ls -d "$PMQ"/cpu[0-9]*/cpuidle/state[0-9]* | wc -l)
+	cpus=$(ls "$PMQ"/cpu[0-9]*/power/pm_qos_resume_latency_us | wc -l)
+	# 4 devices (v0, v1, w0, w1): the states' names once (and one look
+	# past each CPU's last state), a limit each
+	[ "$(grep -c 'cpuidle/state[0-9]*/name"' "$NP_TMP/trace")" -eq $((states + cpus)) ]
+	[ "$(grep -c 'pm_qos_resume_latency_us"' "$NP_TMP/trace")" -eq $((4 * cpus)) ]
+}
