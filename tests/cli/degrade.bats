@@ -23,6 +23,15 @@ state_of() {	# the device as JSON, without netpolicy's own bookkeeping
 	npsim --json "$DEV" show | jq -S 'del(.policy, .policy_cpus, .drift)'
 }
 
+# The driver accepts everything again (a knob refused both ways cannot be
+# restored by anyone, netpolicy(8)); reset then restores pristine exactly.
+reset_without_faults() {
+	jq '.faults = []' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
+	run npsim "$DEV" reset
+	[ "$status" -eq 0 ] || { echo "reset: $output"; return 1; }
+	[ "$(state_of)" = "$PRISTINE" ] || { echo "reset: not pristine"; return 1; }
+}
+
 # set POLICY degrades to exit 0 with exactly the dropped [knob, field, errno]
 # triples $2 (JSON), check passes, reset restores pristine exactly
 degrades() {
@@ -154,10 +163,7 @@ refused_both_ways() {	# MODEL POLICY KNOB ERRNO
 	[ "$(jq -c .channels <<<"$AFTER")" != "$(jq -c .channels <<<"$PRISTINE")" ]
 	run npsim "$DEV" check
 	[ "$status" -eq 0 ] || { echo "check: $output"; return 1; }
-	jq '.faults = []' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
-	run npsim "$DEV" reset
-	[ "$status" -eq 0 ] || { echo "reset: $output"; return 1; }
-	[ "$(state_of)" = "$PRISTINE" ] || { echo "reset: not pristine"; return 1; }
+	reset_without_faults || return 1
 	# --strict: all or nothing, and the rollback cannot restore the knob
 	use "$1" "$faults"
 	run npsim --json "$DEV" set "$2" --strict
@@ -185,10 +191,7 @@ refused_both_ways() {	# MODEL POLICY KNOB ERRNO
 	[ "$(jq '[.queues.tx[].xps_rxqs | select(. != "")] | length' <<<"$AFTER")" -eq 0 ]
 	run npsim "$DEV" check
 	[ "$status" -eq 0 ]
-	jq '.faults = []' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
-	run npsim "$DEV" reset
-	[ "$status" -eq 0 ]
-	[ "$(state_of)" = "$PRISTINE" ]
+	reset_without_faults
 }
 
 @test "mixed with the channel change refused: the record names the contexts made for the channels kept, reset removes them" {
@@ -222,8 +225,5 @@ refused_both_ways() {	# MODEL POLICY KNOB ERRNO
 	[ "$(jq '.rolled_back' <<<"$output")" = false ]
 	run npsim "$DEV" check
 	[ "$status" -eq 0 ]
-	jq '.faults = []' "$MODEL" >"$NP_TMP/m.json" && mv "$NP_TMP/m.json" "$MODEL"
-	run npsim "$DEV" reset
-	[ "$status" -eq 0 ]
-	[ "$(state_of)" = "$PRISTINE" ]
+	reset_without_faults
 }
