@@ -13,6 +13,8 @@ NP=${1:-build/netpolicy/netpolicy}
 ROUNDS=${2:-3}
 SECS=${3:-5}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=veth_pair.sh
+. "$here/veth_pair.sh"
 tmp=$(mktemp -d)
 A=np-pmq-a-$$
 B=np-pmq-b-$$
@@ -22,19 +24,11 @@ for f in "$CPU"/cpu[0-9]*/power/pm_qos_resume_latency_us; do echo "$f $(cat "$f"
 cleanup() {
 	while read -r f v; do echo "$v" >"$f" || true; done <"$tmp/saved"
 	[ -z "${RR:-}" ] || kill "$RR" 2>/dev/null || true
-	ip netns del "$A" 2>/dev/null || true
-	ip netns del "$B" 2>/dev/null || true
+	veth_pair_del "$A" "$B"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-ip netns add "$A"
-ip netns add "$B"
-ip -n "$A" link add v0 numtxqueues 8 numrxqueues 8 type veth peer name v1 numtxqueues 8 numrxqueues 8
-ip -n "$A" link set v1 netns "$B"
-ip -n "$A" addr add 10.97.0.1/24 dev v0
-ip -n "$B" addr add 10.97.0.2/24 dev v1
-ip -n "$A" link set v0 up
-ip -n "$B" link set v1 up
+veth_pair "$A" "$B" 10.97.0
 mkdir -p "$tmp/pol"
 printf 'base = latency\npm-qos = off\n' >"$tmp/pol/nolimit.conf"
 ip netns exec "$B" python3 "$here/rr.py" server 5556 &

@@ -11,25 +11,19 @@ NP=${1:-build/netpolicy/netpolicy}
 ROUNDS=${2:-5}
 SECS=${3:-3}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=veth_pair.sh
+. "$here/veth_pair.sh"
 tmp=$(mktemp -d)
 A=np-bench-a-$$
 B=np-bench-b-$$
 cleanup() {
 	[ ! -s "$tmp/iperf3.pid" ] || kill "$(cat "$tmp/iperf3.pid")" 2>/dev/null || true
 	[ -z "${RR:-}" ] || kill "$RR" 2>/dev/null || true
-	ip netns del "$A" 2>/dev/null || true
-	ip netns del "$B" 2>/dev/null || true
+	veth_pair_del "$A" "$B"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-ip netns add "$A"
-ip netns add "$B"
-ip -n "$A" link add v0 numtxqueues 8 numrxqueues 8 type veth peer name v1 numtxqueues 8 numrxqueues 8
-ip -n "$A" link set v1 netns "$B"
-ip -n "$A" addr add 10.98.0.1/24 dev v0
-ip -n "$B" addr add 10.98.0.2/24 dev v1
-ip -n "$A" link set v0 up
-ip -n "$B" link set v1 up
+veth_pair "$A" "$B" 10.98.0
 ip netns exec "$B" iperf3 -s -D -I "$tmp/iperf3.pid"
 ip netns exec "$B" python3 "$here/rr.py" server 5555 &
 RR=$!
