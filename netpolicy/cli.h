@@ -103,6 +103,8 @@ void cli_catch_signals(struct np_ctx *ctx);
 /* Note the dispositions netpolicy was started with (before it changes any);
  * give them back, with an empty signal mask, before exec runs a command. */
 void cli_save_signals(void);
+/* heap.c: the heap a device command fills, mapped in one call */
+void cli_heap_prefault(void);
 /* netns_sysfs.c: as root in a network namespace whose /sys is another
  * namespace's (`unshare -n`), a mount namespace of its own with this
  * namespace's sysfs on /sys; else nothing. */
