@@ -12,11 +12,17 @@
 #   - syscalls of each command and of watch's re-apply of a drifted v0
 #     (strace -f -c), and how many of its opens are of a process's files
 #     (/proc/PID/...) or of /proc's directory;
-#   - watch idle: syscalls in 3 s with nothing changing.
+#   - watch idle: syscalls in 3 s with nothing changing (started once the
+#     namespace has had no link event for 2 s; the events in the 3 s are
+#     counted too).
 # Prints one table and writes every figure as JSON.  See bench/README.md.
 #
-# Usage: bench_scale.sh [--netpolicy PATH] [--srcdir DIR] [--out FILE]
-#                       [--runs N] [--procs "50 5000"] [--devices "1 200"]
+# Usage: bench_scale.sh [--netpolicy PATH] [--queue-files PATH] [--srcdir DIR]
+#                       [--out FILE] [--runs N] [--procs "50 5000"]
+#                       [--devices "1 200"]
+# --queue-files: bench/np_bench_queue_files (built by make), the floor under
+# show: a process reading v0's per-queue sysfs files and nothing else,
+# timed against ethtool -l beside show (default: next to netpolicy's build).
 # Root only.  Needs ip, ethtool, strace and jq.
 set -euo pipefail
 
@@ -29,6 +35,7 @@ RUNS_GIVEN=${RUNS:-11}
 . "$HERE/bench_apply.sh" --library
 
 NP=${NP:-./netpolicy/netpolicy}
+QF=${QF:-}
 SRCDIR=${SRCDIR:-$HERE/..}
 OUT=bench/scale.json
 RUNS=$RUNS_GIVEN
@@ -79,6 +86,7 @@ devices() {
 }
 
 t_metrics() { np metrics; }
+t_queue_files() { "$QF" v0; }
 t_ethtool_each() {
 	local d
 
@@ -148,16 +156,42 @@ watch_reapply() {
 	to_pristine
 }
 
-# watch_idle: syscalls of a watch with nothing to do, 3 s
-watch_idle() {
-	local mark total i
+# link_quiet: back once this namespace has had no link event for 2 s (at
+# most 20 s), as `ip monitor link` (running, writing monitor.out) sees
+# them.  A channel change of a veth takes it down and up, and the kernel's
+# link watcher may send the carrier events up to a second later: a watch
+# started just after the scripts' runs would wake for them, which is work,
+# not idleness.
+link_quiet() {
+	local i last=-1 now same=0
 
+	for ((i = 0; i < 200 && same < 20; i++)); do
+		now=$(wc -c <monitor.out)
+		if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; fi
+		last=$now
+		sleep 0.1
+	done
+}
+
+# watch_idle: syscalls of a watch with nothing to do, 3 s, and the link
+# events of its namespace in those 3 s (a wake-up for one of them is not
+# idle work)
+watch_idle() {
+	local mark total mon ev0 events
+
+	ip monitor link >monitor.out 2>&1 &
+	mon=$!
+	link_quiet
 	start_watch idle
 	mark=$(wc -l <trace.idle)
+	ev0=$(grep -cE '^(Deleted )?[0-9]+: ' monitor.out || true)
 	sleep 3
 	total=$(($(wc -l <trace.idle) - mark))
+	events=$(($(grep -cE '^(Deleted )?[0-9]+: ' monitor.out || true) - ev0))
 	stop_watch
-	rec "{\"kind\":\"idle\",\"name\":\"watch_idle_3s\",\"syscalls\":$total}"
+	kill "$mon" 2>/dev/null || true
+	wait "$mon" 2>/dev/null || true
+	rec "{\"kind\":\"idle\",\"name\":\"watch_idle_3s\",\"syscalls\":$total,\"link_events\":$events}"
 }
 
 cell() {	# cell DEVICES PROCS: every figure at that size
@@ -166,7 +200,7 @@ cell() {	# cell DEVICES PROCS: every figure at that size
 	devices "$d"
 	sleepers "$p"
 	rec "{\"kind\":\"cell\",\"name\":\"$c\",\"devices\":$(($(n_of /sys/class/net/*) - 1)),\"processes\":$(n_of /proc/[0-9]*),\"sleepers\":$p}"
-	measure "show_json@$c : t_show" "ethtool_l@$c : t_ethtool_l" \
+	measure "show_json@$c : t_show" "ethtool_l@$c : t_ethtool_l" "queue_files@$c : t_queue_files" \
 		"metrics@$c : t_metrics" "ethtool_each@$c : t_ethtool_each"
 	measure "set@$c to_pristine t_set" "script_apply@$c to_pristine t_script_apply"
 	to_pristine
@@ -218,6 +252,7 @@ scale_report() {
 		 syscalls: (by("syscalls") | map({key: "\(.name)@\(.cell)", value: del(.kind, .name, .cell)})
 			    | from_entries),
 		 watch_idle_3s_syscalls: (by("idle")[0].syscalls),
+		 watch_idle_3s_link_events: (by("idle")[0].link_events),
 		 notes: (by("note") | map({key: .name, value: .text}) | from_entries)}' \
 		"$W/records.jsonl" >"$OUT"
 }
@@ -236,6 +271,7 @@ def allmet(f): [$cs[] | f] | all;
 (["measure"] + [$cs[] | "\($r.cells[.].devices) dev, \($r.cells[.].processes) procs"] + ["target", "met"] | @tsv),
 (["show --json / ethtool -l"] + [$cs[] | tcell("show_json"; "ethtool_l"; .)] + ["<= 1.5",
   (if allmet(ratio("show_json"; "ethtool_l"; .) <= 1.5) then "yes" else "NO" end)] | @tsv),
+(["queue files alone / ethtool -l"] + [$cs[] | tcell("queue_files"; "ethtool_l"; .)] + ["floor", "-"] | @tsv),
 (["set / sh script"] + [$cs[] | tcell("set"; "script_apply"; .)] + ["<= 1.3",
   (if allmet(ratio("set"; "script_apply"; .) <= 1.3) then "yes" else "NO" end)] | @tsv),
 (["metrics / ethtool -l each dev"] + [$cs[] | tcell("metrics"; "ethtool_each"; .)] + ["-", "-"] | @tsv),
@@ -243,7 +279,7 @@ def allmet(f): [$cs[] | f] | all;
 (("show", "set", "metrics", "watch_reapply") as $n |
   ["  " + $n] + [$cs[] | scell($n; .)] + ["/proc: 0+0",
   (if allmet($r.syscalls["\($n)@\(.)"] | .proc_pid_opens == 0 and .proc_dir_opens == 0) then "yes" else "NO" end)] | @tsv),
-(["watch idle, 3 s", "\($r.watch_idle_3s_syscalls) syscalls"] + [$cs[1:][] | ""] + ["0",
+(["watch idle, 3 s", "\($r.watch_idle_3s_syscalls) syscalls, \($r.watch_idle_3s_link_events) link events"] + [$cs[1:][] | ""] + ["0",
   (if $r.watch_idle_3s_syscalls == 0 then "yes" else "NO" end)] | @tsv)
 EOF
 }
@@ -252,6 +288,7 @@ main() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--netpolicy) NP=$2; shift ;;
+		--queue-files) QF=$2; shift ;;
 		--srcdir) SRCDIR=$2; shift ;;
 		--out) OUT=$2; shift ;;
 		--runs) RUNS=$2; shift ;;
@@ -266,6 +303,8 @@ main() {
 		command -v "$tool" >/dev/null || die "needs $tool"
 	done
 	NP=$(realpath "$NP")
+	QF=$(realpath "${QF:-$(dirname "$NP")/../bench/np_bench_queue_files}")
+	[ -x "$QF" ] || die "no $QF (make builds it)"
 	SRCDIR=$(realpath "$SRCDIR")
 	mkdir -p "$(dirname "$OUT")"
 	OUT=$(realpath "$OUT")
@@ -281,7 +320,7 @@ main() {
 		peer name v1 numtxqueues "$QUEUES" numrxqueues "$QUEUES" netns "$PEER"
 	ip -n "$NS" link set v0 up
 	ip -n "$PEER" link set v1 up
-	export NP SRCDIR RUNS W POLICY QUEUES PROCS DEVICES PEER
+	export NP QF SRCDIR RUNS W POLICY QUEUES PROCS DEVICES PEER
 	ip netns exec "$NS" "$BASH" "$0" --inside
 	scale_report
 	scale_table
