@@ -33,6 +33,8 @@ RUNS_GIVEN=${RUNS:-11}
 # measure, gen_scripts, to_pristine, snapshot, align...
 # shellcheck source=bench/bench_apply.sh
 . "$HERE/bench_apply.sh" --library
+# shellcheck source=bench/veth_pair.sh
+. "$HERE/veth_pair.sh"
 
 NP=${NP:-./netpolicy/netpolicy}
 QF=${QF:-}
@@ -314,12 +316,7 @@ main() {
 	trap 'ip netns del "$NS" 2>/dev/null || true; ip netns del "$PEER" 2>/dev/null || true; rm -rf "$W"' EXIT
 	trap 'exit 130' INT TERM
 	touch "$W/records.jsonl"
-	ip netns add "$NS"
-	ip netns add "$PEER"
-	ip -n "$NS" link add v0 numtxqueues "$QUEUES" numrxqueues "$QUEUES" type veth \
-		peer name v1 numtxqueues "$QUEUES" numrxqueues "$QUEUES" netns "$PEER"
-	ip -n "$NS" link set v0 up
-	ip -n "$PEER" link set v1 up
+	veth_pair_up "$NS" "$PEER" "$QUEUES"
 	export NP QF SRCDIR RUNS W POLICY QUEUES PROCS DEVICES PEER
 	ip netns exec "$NS" "$BASH" "$0" --inside
 	scale_report

@@ -20,6 +20,9 @@
 # Root only.  Needs ip and ethtool.  See bench/README.md.
 set -euo pipefail
 
+# shellcheck source=veth_pair.sh
+. "$(dirname "$(realpath "$0")")/veth_pair.sh"
+
 # the copy run inside the namespace gets the values from the environment
 RUNS=${RUNS:-21}
 QF=${QF:-}
@@ -131,12 +134,7 @@ main() {
 	mkdir -m 0700 "$W/a" "$W/b"
 	mount -t tmpfs -o mode=0700,size=16m np-cmp-a "$W/a"
 	mount -t tmpfs -o mode=0700,size=16m np-cmp-b "$W/b"
-	ip netns add "$ns"
-	ip netns add "$peer"
-	ip -n "$ns" link add v0 numtxqueues "$QUEUES" numrxqueues "$QUEUES" type veth \
-		peer name v1 numtxqueues "$QUEUES" numrxqueues "$QUEUES" netns "$peer"
-	ip -n "$ns" link set v0 up
-	ip -n "$peer" link set v1 up
+	veth_pair_up "$ns" "$peer" "$QUEUES"
 	export A B W RUNS QF
 	ip netns exec "$ns" "$BASH" "$0" --inside >"$W/figures"
 	report "$A" "$B"
