@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
-# The throughput policy's host-side ceilings on simulated machines: socket
-# buffer ceilings sized to the link (twice the bandwidth-delay product over
-# rtt-us, 250 us by default), the RPS backlog, shared across devices like
-# the other machine-wide sysctls (netpolicy-policies(7)).
+# The throughput and mixed policies' host-side ceilings on simulated
+# machines: socket buffer ceilings sized to the link (twice the
+# bandwidth-delay product over rtt-us, 250 us by default), the RPS backlog,
+# shared across devices like the other machine-wide sysctls
+# (netpolicy-policies(7)).
 
 load ../helpers
 
@@ -66,6 +67,25 @@ sys() {
 	np_model ice-100g
 	run npsim ens801f0 set throughput --dry-run
 	[[ "$output" != *"  rps: rx-"* && "$output" != *netdev_max_backlog* ]]
+}
+
+@test "mixed: the socket buffer ceilings for its bulk class as throughput, the backlog left; check; reset exact" {
+	np_model mlx5-mixed
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	cp "$MODEL" "$NP_TMP/orig.json"
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --flow throughput:tcp:5201
+	[ "$status" -eq 0 ]
+	# 100 Gb/s: as throughput (one bulk flow may run at the link's speed)
+	[ "$(sys "$dev" rmem_max)" = 6250496 ]
+	[ "$(sys "$dev" wmem_max)" = 6250496 ]
+	[ "$(sys "$dev" tcp_wmem)" = "[4096,16384,6250496]" ]
+	[ "$(sys "$dev" tcp_rmem)" = "[4096,131072,6291456]" ]
+	# no RPS in mixed: the backlog as it was
+	[ "$(sys "$dev" netdev_max_backlog)" = 1000 ]
+	run npsim "$dev" check
+	[ "$status" -eq 0 ]
+	npsim "$dev" reset >/dev/null
+	[ "$(jq -S .sysctl "$MODEL")" = "$(jq -S .sysctl "$NP_TMP/orig.json")" ]
 }
 
 @test "link speed unknown: a note, and no ceiling changes" {

@@ -145,6 +145,9 @@ static const struct np_policy policies[] = {
 		.rps = NP_RPS_OFF,
 		.rfs_entries = 0,
 		.napi = false,
+		/* for the bulk class: a ceiling, which the latency class's
+		 * sockets, at their defaults, never reach */
+		.sockbuf = NP_CEIL_AUTO,
 		.why_channels = "one queue per physical core on the NIC's NUMA node, split into one contiguous range per class by weight (latency 1, throughput 2, cpu 1; NET policy's MIX gave latency a third), each class at least one: ADQ's queue groups",
 		.why_irq = "each class on whole cores of its own, local node first, a queue's IRQ on one of its class's cores, so a latency core's SMT sibling carries no bulk work when there are cores enough",
 		.why_coalesce = "per class where the driver has per-queue coalescing: each class's queues its own policy's values; device-wide the default class's policy's (without per-queue coalescing it favours the default class, a note says so)",
@@ -152,7 +155,7 @@ static const struct np_policy policies[] = {
 		.why_rss = "the main indirection table over the default class's queues only; an RSS context per other class over its queues where the driver has contexts",
 		.why_steering = "ntuple rules steer each class's flows to its RSS context (or, without contexts, to one of its queues); XPS per class, and xps_rxqs for the latency class so a socket sends on the queue pair it receives on; RPS and RFS off (RFS would move flows off their class's CPUs, accelerated RFS adds filters of its own)",
 		.why_napi = "per class where the kernel has per-NAPI config (napi-set, 6.13): the latency class the latency policy's (no deferral), the cpu class the cpu policy's, the throughput class the device's own values; else one device-wide value, the default class's; threaded NAPI kthreads on their class's CPUs",
-		.why_buffers = "socket buffer ceilings and the backlog stay as they are (socket-buffers, backlog off)",
+		.why_buffers = "for the bulk class, as throughput: net.core.rmem_max/wmem_max and the max of net.ipv4.tcp_rmem/tcp_wmem raised to twice the bandwidth-delay product of one flow at link speed over rtt-us, never lowered; only ceilings, so the latency class's sockets, which stay at the defaults, are untouched; the backlog stays as it is (RPS is off)",
 	},
 };
 
