@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "plan/np_mixed.h"
 #include "plan/np_policy.h"
 
 /* Coalescing fields some policy sets: the ones a switch must put back. */
@@ -146,13 +147,33 @@ static const char *unavailable(int e)
 	return strerror(-e);
 }
 
+/* The mixed policy sizes the ceilings for its bulk class: a plan with no
+ * throughput class (no flow of it, another default class) has none. */
+static bool no_bulk_class(const struct np_plan *plan)
+{
+	const struct np_mixed_opts *o;
+
+	if (!plan->mixed)
+		return false;
+	o = &plan->mixed->opts;
+	if (o->deflt == NP_CLASS_THROUGHPUT)
+		return false;
+	for (unsigned i = 0; i < o->n_flows; i++)
+		if (o->flows[i].cls == NP_CLASS_THROUGHPUT)
+			return false;
+	return true;
+}
+
 static void plan_ceilings(const struct np_policy *p, const struct np_state *st,
 			  struct np_plan *plan)
 {
 	struct np_sysctl *need = &plan->needs;
 	uint32_t b;
 
-	if (p->sockbuf == NP_CEIL_AUTO && !plan->link_speed) {
+	if (p->sockbuf != NP_CEIL_OFF && no_bulk_class(plan)) {
+		np_plan_note(plan, "buffers", "no throughput class: socket buffer ceilings stay as "
+			     "they are");
+	} else if (p->sockbuf == NP_CEIL_AUTO && !plan->link_speed) {
 		np_plan_note(plan, "buffers", "link speed unknown: socket buffer ceilings stay as "
 			     "they are");
 	} else if (p->sockbuf != NP_CEIL_OFF && (b = sockbuf_need(p, plan))) {

@@ -88,6 +88,15 @@ sys() {
 	[ "$(jq -S .sysctl "$MODEL")" = "$(jq -S .sysctl "$NP_TMP/orig.json")" ]
 }
 
+@test "mixed without a throughput class: a note, and no ceiling changes" {
+	np_model mlx5-mixed
+	dev=$(jq -r '.devices[0].ifname' "$MODEL")
+	run npsim "$dev" set mixed --flow latency:tcp:6379 --default latency --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"buffers: no throughput class: socket buffer ceilings stay as they are"* ]]
+	[[ "$output" != *rmem* && "$output" != *wmem* ]]
+}
+
 @test "link speed unknown: a note, and no ceiling changes" {
 	np_model virtio-4q
 	run npsim enp0s3 set throughput --dry-run

@@ -155,7 +155,7 @@ static const struct np_policy policies[] = {
 		.why_rss = "the main indirection table over the default class's queues only; an RSS context per other class over its queues where the driver has contexts",
 		.why_steering = "ntuple rules steer each class's flows to its RSS context (or, without contexts, to one of its queues); XPS per class, and xps_rxqs for the latency class so a socket sends on the queue pair it receives on; RPS and RFS off (RFS would move flows off their class's CPUs, accelerated RFS adds filters of its own)",
 		.why_napi = "per class where the kernel has per-NAPI config (napi-set, 6.13): the latency class the latency policy's (no deferral), the cpu class the cpu policy's, the throughput class the device's own values; else one device-wide value, the default class's; threaded NAPI kthreads on their class's CPUs",
-		.why_buffers = "for the bulk class, as throughput: net.core.rmem_max/wmem_max and the max of net.ipv4.tcp_rmem/tcp_wmem raised to twice the bandwidth-delay product of one flow at link speed over rtt-us, never lowered; only ceilings, so the latency class's sockets, which stay at the defaults, are untouched; the backlog stays as it is (RPS is off)",
+		.why_buffers = "for the bulk (throughput) class, where the plan has one, as throughput: net.core.rmem_max/wmem_max and the max of net.ipv4.tcp_rmem/tcp_wmem raised to twice the bandwidth-delay product of one flow at link speed over rtt-us, never lowered; only ceilings, so the latency class's sockets, which stay at the defaults, are untouched; the backlog stays as it is (RPS is off)",
 	},
 };
 
