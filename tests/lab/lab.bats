@@ -95,3 +95,41 @@ guest() {
 	need_netpolicy
 	guest every-policy.sh -n virtio-rss:4 -n e1000e -n vmxnet3:2
 }
+
+# A stand-in for QEMU (first on PATH; the 6.1 stack runs the PATH's): its
+# Nth boot, while N <= FAKE_QEMU_STALLS, has the guest up and then its
+# timers stalled, as the 6.12 guest's console once showed; later boots pass.
+fake_qemu() {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat >"$BATS_TEST_TMPDIR/bin/qemu-system-x86_64" <<'FAKE'
+#!/bin/bash
+n=$(($(cat "$FAKE_QEMU_COUNT" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$FAKE_QEMU_COUNT"
+serial=() prev=
+for a in "$@"; do
+	[ "$prev" = -serial ] && serial+=("${a#file:}")
+	prev=$a
+done
+echo "NPLAB-READY uptime=4.74" >>"${serial[1]}"
+if [ "$n" -le "$FAKE_QEMU_STALLS" ]; then
+	echo "rcu: rcu_preempt kthread timer wakeup didn't happen for 5251 jiffies!" >>"${serial[0]}"
+	exec sleep 60
+fi
+echo "NPLAB-EXIT rc=0" >>"${serial[1]}"
+FAKE
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+}
+
+@test "lab.sh: a guest whose timers stall is started once more; a second stall is the result" {
+	fake_qemu
+	export FAKE_QEMU_COUNT=$BATS_TEST_TMPDIR/count FAKE_QEMU_STALLS=1
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH NP_LAB_STACK=6.1 run "$LAB" run -t 3 "$GUEST/igb.sh"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$FAKE_QEMU_COUNT")" = 2 ]
+	[[ $output == *"the guest's timers stopped firing"* ]]
+	rm "$FAKE_QEMU_COUNT"
+	FAKE_QEMU_STALLS=2
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH NP_LAB_STACK=6.1 run "$LAB" run -t 3 "$GUEST/igb.sh"
+	[ "$status" -eq 124 ]
+	[ "$(cat "$FAKE_QEMU_COUNT")" = 2 ]
+}
