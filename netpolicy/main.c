@@ -567,11 +567,11 @@ int main(int argc, char **argv)
 	r = parse_options(argc, argv, &c, &a);
 	if (r < 0)
 		r = find_invocation(&c, &a, argv + optind, argc - optind, &cmd);
-	/* every command from here on reads a device or the state directory */
-	if (r < 0)
+	/* a command found: its heap mapped before it fills it (heap.c) */
+	if (r < 0) {
 		cli_heap_prefault();
-	if (r < 0)
 		r = open_ctx(&c, &a);
+	}
 	if (r >= 0)
 		return r;
 	if (cmd->applies && !c.dry_run)
